@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wl_compare's small, strict JSON reader for the one-line objects
+ * "wl_stream --json" prints: it validates a whole document (RFC 8259
+ * grammar, nesting limited) and finds members of objects by key, returning
+ * pointers into the text, so wl_compare can pick the few fields it needs
+ * ("aggregate", "integrity", "wakelab"."placement", ...) and keep the rest
+ * verbatim; plus the two writers wl_compare's JSON report needs (string,
+ * number).  wl_stream's own JSON writer is wl_jsonw.h.  Header-only; libc.
+ */
+#ifndef WL_JSON_H
+#define WL_JSON_H
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WL_JSON_MAX_DEPTH	32
+
+static inline const char *wl_json_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+/* End of the string starting at p (which points at '"'), or NULL. */
+static inline const char *wl_json_skip_string(const char *p)
+{
+	int i;
+
+	if (*p++ != '"')
+		return NULL;
+	for (;;) {
+		unsigned char c = *p;
+
+		if (c == '"')
+			return p + 1;
+		if (c < 0x20)
+			return NULL;
+		if (c != '\\') {
+			p++;
+			continue;
+		}
+		p++;
+		if (*p && strchr("\"\\/bfnrt", *p)) {
+			p++;
+		} else if (*p == 'u') {
+			for (i = 1; i <= 4; i++)
+				if (!isxdigit((unsigned char)p[i]))
+					return NULL;
+			p += 5;
+		} else {
+			return NULL;
+		}
+	}
+}
+
+static inline const char *wl_json_skip_number(const char *p)
+{
+	if (*p == '-')
+		p++;
+	if (*p == '0') {
+		p++;
+	} else if (*p >= '1' && *p <= '9') {
+		while (isdigit((unsigned char)*p))
+			p++;
+	} else {
+		return NULL;
+	}
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return NULL;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return NULL;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	return p;
+}
+
+/* End of the value starting at p (no leading whitespace), or NULL. */
+static inline const char *wl_json_skip_value(const char *p, int depth)
+{
+	char close;
+
+	if (depth > WL_JSON_MAX_DEPTH)
+		return NULL;
+	switch (*p) {
+	case '"':
+		return wl_json_skip_string(p);
+	case 't':
+		return strncmp(p, "true", 4) ? NULL : p + 4;
+	case 'f':
+		return strncmp(p, "false", 5) ? NULL : p + 5;
+	case 'n':
+		return strncmp(p, "null", 4) ? NULL : p + 4;
+	case '{':
+	case '[':
+		close = *p == '{' ? '}' : ']';
+		p = wl_json_ws(p + 1);
+		if (*p == close)
+			return p + 1;
+		for (;;) {
+			if (close == '}') {
+				p = wl_json_skip_string(p);
+				if (!p)
+					return NULL;
+				p = wl_json_ws(p);
+				if (*p++ != ':')
+					return NULL;
+				p = wl_json_ws(p);
+			}
+			p = wl_json_skip_value(p, depth + 1);
+			if (!p)
+				return NULL;
+			p = wl_json_ws(p);
+			if (*p == close)
+				return p + 1;
+			if (*p++ != ',')
+				return NULL;
+			p = wl_json_ws(p);
+		}
+	default:
+		return wl_json_skip_number(p);
+	}
+}
+
+/* Whether s is exactly one JSON object (surrounding whitespace allowed). */
+static inline int wl_json_valid_object(const char *s)
+{
+	const char *p = wl_json_ws(s);
+
+	if (*p != '{')
+		return 0;
+	p = wl_json_skip_value(p, 0);
+	return p && *wl_json_ws(p) == '\0';
+}
+
+/*
+ * Value of member @key of the (valid) object at @obj, or NULL.  Keys are
+ * compared as raw text, which is exact for keys without escapes.
+ */
+static inline const char *wl_json_member(const char *obj, const char *key)
+{
+	const char *p = obj ? wl_json_ws(obj) : "", *k, *end;
+	size_t klen = strlen(key);
+
+	if (*p != '{')
+		return NULL;
+	p = wl_json_ws(p + 1);
+	while (*p == '"') {
+		k = p + 1;
+		end = wl_json_skip_string(p);
+		if (!end)
+			return NULL;
+		p = wl_json_ws(end);
+		if (*p != ':')
+			return NULL;
+		p = wl_json_ws(p + 1);
+		if ((size_t)(end - 1 - k) == klen && !strncmp(k, key, klen))
+			return p;
+		p = wl_json_skip_value(p, 0);
+		if (!p)
+			return NULL;
+		p = wl_json_ws(p);
+		if (*p != ',')
+			return NULL;
+		p = wl_json_ws(p + 1);
+	}
+	return NULL;
+}
+
+/* Number at p into *v; 0 or -EINVAL (NULL or not a number). */
+static inline int wl_json_number(const char *p, double *v)
+{
+	if (!p || !wl_json_skip_number(p))
+		return -EINVAL;
+	*v = strtod(p, NULL);
+	return 0;
+}
+
+/*
+ * String at p into buf; escapes other than \" \\ \/ are rejected.
+ * Return: 0, -EINVAL (NULL or not such a string) or -ENOSPC.
+ */
+static inline int wl_json_string(const char *p, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (!p || *p != '"' || !wl_json_skip_string(p))
+		return -EINVAL;
+	for (p++; *p != '"'; p++) {
+		if (*p == '\\') {
+			p++;
+			if (*p != '"' && *p != '\\' && *p != '/')
+				return -EINVAL;
+		}
+		if (o + 1 >= len)
+			return -ENOSPC;
+		buf[o++] = *p;
+	}
+	buf[o] = '\0';
+	return 0;
+}
+
+/**
+ * wl_json_next_member() - iterate the members of an object
+ * @it:		cursor: set *it = NULL before the first call
+ * @obj:	the (valid) object
+ * @key:	key buffer
+ * @klen:	its size
+ *
+ * Return: pointer to the value of the next member (key copied to @key), or
+ * NULL at the end (or on a key that does not fit).
+ */
+static inline const char *wl_json_next_member(const char **it,
+					      const char *obj, char *key,
+					      size_t klen)
+{
+	const char *p, *v;
+
+	if (!*it) {
+		p = wl_json_ws(obj);
+		if (*p != '{')
+			return NULL;
+		p = wl_json_ws(p + 1);
+	} else {
+		p = wl_json_ws(*it);
+		if (*p != ',')
+			return NULL;
+		p = wl_json_ws(p + 1);
+	}
+	if (*p != '"' || wl_json_string(p, key, klen))
+		return NULL;
+	p = wl_json_ws(wl_json_skip_string(p));
+	if (*p != ':')
+		return NULL;
+	v = wl_json_ws(p + 1);
+	*it = wl_json_skip_value(v, 0);
+	return *it ? v : NULL;
+}
+
+/* Write s as a JSON string literal. */
+static inline void wl_json_put_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Write a double as a JSON number, or null when it is not finite. */
+static inline void wl_json_put_number(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.10g", v);
+}
+
+#endif /* WL_JSON_H */
