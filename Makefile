@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# wakelab: top-level entry points.  The module is built by Kbuild (see Kbuild
+# and module/Kbuild); everything that boots a kernel goes through scripts/vm.
+# Build outputs live under .cache/ (ignored by git).
+
+KVER	?= $(shell bash -c '. scripts/lib.sh && wl_kver' 2>/dev/null)
+KDIR	?= /lib/modules/$(KVER)/build
+KSRC	?= $(CURDIR)/.cache/linux-source-6.1
+V	?= 0
+
+# Kernel for the VM: stock (Debian's image), patched (make kernel) or a path.
+KERNEL	?= stock
+
+export KVER KSRC
+
+all: module selftests
+
+deps:
+	@scripts/deps
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(KVER)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	$(MAKE) -C selftests clean
+	rm -rf .cache/build .cache/initramfs .cache/modbuild
+
+selftests:
+	$(MAKE) -C selftests KSRC=$(KSRC)
+
+# The README's test command: host unit tests, then the kselftest suite
+# inside the VM (stock kernel, and the patched one when it is built).
+check:
+	@scripts/check
+
+# The README's main job: a live policy comparison in the default VM.
+compare:
+	@scripts/compare
+
+.PHONY: all deps module install clean selftests check compare

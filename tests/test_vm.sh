@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the kernel-test harness itself (scripts/vm): exit statuses come
+# back, a panic, a timeout and a WARN in the guest each fail the run with
+# the reason, bad options are refused, the default topology has >= 2 LLCs,
+# and the selftests reach the guest through the in-tree (lib.mk) install.
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+vm="$top/scripts/vm --no-build --quiet"
+n=0
+fails=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+check() {
+	local desc=$1 want=$2 got=$3
+	n=$((n + 1))
+	if [ "$want" = "$got" ]; then
+		echo "ok $n $desc"
+	else
+		echo "not ok $n $desc (expected $want, got $got)"
+		fails=$((fails + 1))
+	fi
+}
+
+echo "TAP version 13"
+echo "1..9"
+
+$vm -- true >"$out" 2>&1; check "vm: true exits 0" 0 $?
+$vm -- 'exit 3' >"$out" 2>&1; check "vm: exit status 3 comes back" 3 $?
+$vm -- 'echo c > /proc/sysrq-trigger' >"$out" 2>&1; rc=$?
+check "vm: guest panic is exit 125" 125 $rc
+grep -q 'FAIL: guest panic: Kernel panic - not syncing: sysrq triggered crash' "$out"
+check "vm: panic reason is named" 0 $?
+start=$(date +%s)
+$vm --timeout 20 -- 'sleep 600' >"$out" 2>&1; rc=$?
+took=$(( $(date +%s) - start ))
+check "vm: timeout is exit 124" 124 $rc
+[ "$took" -le 35 ]; check "vm: --timeout 20 stops within 35s (took ${took}s)" 0 $?
+$vm -- 'insmod /wakelab/modules/test/wakelab_warn_once.ko' >"$out" 2>&1
+check "vm: a WARN in dmesg fails the run (exit 126)" 126 $?
+$vm -- 'grep -c "" /wakelab/kselftest/kselftest-list.txt >/dev/null &&
+	grep -q "^wakelab:wakelab_basic_test$" /wakelab/kselftest/kselftest-list.txt &&
+	set -- $(cat /sys/devices/system/cpu/cpu*/cache/index3/shared_cpu_list | sort -u) &&
+	[ $# -ge 2 ]' >"$out" 2>&1
+check "vm: in-tree kselftest install present, >= 2 LLCs" 0 $?
+$top/scripts/vm --sockets x -- true >"$out" 2>&1; rc=$?
+check "vm: bad --sockets is a usage error (exit 2)" 2 $rc
+
+echo "# $((n - fails)) of $n passed"
+[ "$fails" = 0 ]
