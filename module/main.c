@@ -3,28 +3,77 @@
  * wakelab: wake-affine placement laboratory.
  *
  * Module entry and exit.  Creates /sys/kernel/debug/wakelab/, the home of
- * the per-LLC statistics, the wake-placement accounting and (on a patched
- * kernel) the wake-affine policy knobs.
+ * the per-LLC statistics, the wake-placement accounting and (on a kernel
+ * with the wakelab patch series) the wake-affine policy knobs.  Usage:
+ *
+ *	insmod wakelab.ko [method=kretprobe|tracepoint]
+ *	echo 1 > /sys/kernel/debug/wakelab/enable
+ *	cat /sys/kernel/debug/wakelab/placement
+ *
+ * See README.md ("wakelab.ko") for every file and column.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
-#include <linux/err.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
 
-static struct dentry *wakelab_dir;
+#include "wakelab.h"
+
+/* Serialises the knobs, attach/detach and the sums. */
+DEFINE_MUTEX(wl_lock);
+int wl_method;
+
+static char *method = "kretprobe";
+module_param(method, charp, 0444);
+MODULE_PARM_DESC(method,
+		 "placement observation: kretprobe (select_task_rq_fair, default) or tracepoint (sched_waking + sched_migrate_task)");
 
 static int __init wakelab_init(void)
 {
-	wakelab_dir = debugfs_create_dir("wakelab", NULL);
-	if (IS_ERR(wakelab_dir))
-		return PTR_ERR(wakelab_dir);
+	int ret;
+
+	if (!strcmp(method, "kretprobe")) {
+		wl_method = WL_METHOD_KRETPROBE;
+	} else if (!strcmp(method, "tracepoint")) {
+		wl_method = WL_METHOD_TRACEPOINT;
+	} else {
+		pr_err("unknown method '%s' (kretprobe or tracepoint)\n",
+		       method);
+		return -EINVAL;
+	}
+	wl_llc_refresh();
+	ret = wl_tp_init();
+	if (ret) {
+		pr_err("tracepoints for method %s not found\n", method);
+		return ret;
+	}
+	mutex_lock(&wl_lock);
+	ret = wl_llc_calibrate();
+	mutex_unlock(&wl_lock);
+	if (ret)
+		pr_info("LLC calibration probes unavailable (%d)\n", ret);
+
+	ret = wl_policy_init();
+	if (ret)
+		return ret;
+	ret = wl_debugfs_init();
+	if (ret)
+		goto out_policy;
 	return 0;
+
+out_policy:
+	wl_policy_exit();
+	return ret;
 }
 
 static void __exit wakelab_exit(void)
 {
-	debugfs_remove_recursive(wakelab_dir);
+	/* No file operation runs after this; then the hook, then probes. */
+	wl_debugfs_exit();
+	wl_policy_exit();
+	wl_tp_exit();
 }
 
 module_init(wakelab_init);

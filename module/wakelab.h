@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wakelab: declarations shared by the module's files.
+ *
+ * The module has two modes.  Observe mode works on any 6.1 kernel: probes
+ * on the wakeup path count where woken tasks land (placement counters) and
+ * the LLC file reports per-LLC load.  Control mode needs the wake-affine
+ * policy hook of the wakelab patch series (<linux/sched/wake_affine.h>,
+ * detected by Kbuild, which then defines WAKELAB_HAVE_HOOK): a table of
+ * policies, one of which decides every wake_affine() call.
+ */
+#ifndef WAKELAB_H
+#define WAKELAB_H
+
+#include <linux/cache.h>
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/types.h>
+
+#ifdef WAKELAB_HAVE_HOOK
+#include <linux/sched/wake_affine.h>
+#endif
+
+struct dentry;
+struct task_struct;
+
+/* Columns of the placement table, in print order (see README). */
+enum wl_col {
+	WL_WAKEUPS,	/* wakeups placed */
+	WL_WAKER_CPU,	/* placed on the waker's CPU */
+	WL_PREV_CPU,	/* on the wakee's previous CPU (not the waker's) */
+	WL_WAKER_LLC,	/* elsewhere in the waker's LLC */
+	WL_PREV_LLC,	/* elsewhere in the previous CPU's LLC */
+	WL_OTHER,	/* anywhere else */
+	WL_CROSS_LLC,	/* target's LLC differs from the previous CPU's */
+	WL_SYNC,	/* WF_SYNC wakeups (kretprobe method only) */
+	WL_NR_COLS
+};
+
+/* Rows of the decisions table: enum wake_affine_rule values. */
+#define WL_NR_RULES		5
+/* Rows of the oldcheck table. */
+enum wl_check {
+	WL_CHECK_OLD,	/* rule == WA_RULE_OLD: kernel pulled to the waker */
+	WL_CHECK_NONE,	/* rule == WA_RULE_NONE: nothing pulled */
+	WL_NR_CHECKS
+};
+
+#define WL_MAX_POLICIES		16
+
+/**
+ * struct wl_counters - one CPU's event counters
+ * @place: placement counters per policy row, indexed by enum wl_col
+ * @rule: wake_affine() decisions per rule: [rule][0] calls, [1] to waker
+ * @check: differential check of the old policy: [check][0] agree, [1] not
+ *
+ * Only the owning CPU writes its copy (from probes, preemption disabled);
+ * readers sum all CPUs.  No atomics and no locks on the wakeup path.
+ */
+struct wl_counters {
+	unsigned long place[WL_MAX_POLICIES][WL_NR_COLS];
+	unsigned long rule[WL_NR_RULES][2];
+	unsigned long check[WL_NR_CHECKS][2];
+};
+
+DECLARE_PER_CPU(struct wl_counters, wl_counters);
+
+/* Observation methods (module parameter "method"). */
+enum wl_method {
+	WL_METHOD_KRETPROBE,	/* kretprobe on select_task_rq_fair() */
+	WL_METHOD_TRACEPOINT,	/* sched_waking + sched_migrate_task */
+};
+
+/* main.c */
+extern struct mutex wl_lock;
+extern int wl_method;
+
+/* debugfs.c: control-mode tunables (files bias and imbalance_pct). */
+extern unsigned int wl_bias;
+extern unsigned int wl_imbalance_pct;
+
+/* stats.c */
+void wl_stats_reset(void);
+void wl_stats_sum(struct wl_counters *sum);
+int wl_placement_show(struct seq_file *m, void *v);
+int wl_decisions_show(struct seq_file *m, void *v);
+int wl_oldcheck_show(struct seq_file *m, void *v);
+
+/* llc.c: LLC grouping and per-LLC statistics. */
+DECLARE_PER_CPU_READ_MOSTLY(int, wl_llc_of);
+void wl_llc_refresh(void);
+int wl_llc_show(struct seq_file *m, void *v);
+void wl_llc_calib_rq(const void *rq, int change);
+void wl_llc_calib_cfs(const void *cfs_rq);
+int wl_llc_calibrate(void);
+bool wl_llc_live(void);
+
+/* tp.c: probes on the wakeup path. */
+int wl_tp_init(void);
+void wl_tp_exit(void);
+int wl_tp_enable(void);
+void wl_tp_disable(void);
+bool wl_tp_enabled(void);
+bool wl_tp_found(const char *name);
+unsigned long wl_tp_missed(void);
+bool wl_tp_kretprobe_ok(void);
+int wl_tp_calib_attach(void);
+void wl_tp_calib_detach(void);
+
+/* debugfs.c */
+int wl_debugfs_init(void);
+void wl_debugfs_exit(void);
+
+#ifdef WAKELAB_HAVE_HOOK
+/**
+ * struct wl_policy - one entry of the policy table
+ * @name: what the policy file shows and accepts
+ * @select: the decision, same contract as wake_affine_policy.select
+ * @doc: one line for the README and the policy file's comment
+ */
+struct wl_policy {
+	const char *name;
+	int (*select)(const struct wake_affine_args *args);
+	const char *doc;
+};
+
+extern const struct wl_policy wl_policy_kernel, wl_policy_old,
+	wl_policy_idle, wl_policy_weight, wl_policy_idle_weight,
+	wl_policy_always, wl_policy_never, wl_policy_idler_llc;
+
+/* policy.c */
+int wl_policy_row(void);
+int wl_policy_init(void);
+void wl_policy_exit(void);
+int wl_policy_show(struct seq_file *m, void *v);
+int wl_policy_set(const char *name);
+int wl_policy_count(void);
+const char *wl_policy_name(int row);
+void wl_policy_check(struct task_struct *p, int this_cpu, int prev_cpu,
+		     int sync, int target, int rule);
+
+/* policy_builtin.c: helpers the policies share (and the template uses). */
+unsigned int wl_pct(const struct wake_affine_args *args);
+int wl_wa_idle(const struct wake_affine_args *args);
+int wl_wa_weight(const struct wake_affine_args *args);
+int wl_wa_old(const struct wake_affine_args *args);
+bool wl_cpu_idle(int cpu);
+
+static inline bool wl_hook_present(void)
+{
+	return true;
+}
+#else
+static inline int wl_policy_row(void)
+{
+	return 0;
+}
+
+static inline int wl_policy_init(void)
+{
+	return 0;
+}
+
+static inline void wl_policy_exit(void)
+{
+}
+
+static inline int wl_policy_show(struct seq_file *m, void *v)
+{
+	seq_puts(m, "# hook: absent (this kernel has no wake_affine_policy_register())\n");
+	seq_puts(m, "[observe]\n");
+	return 0;
+}
+
+static inline int wl_policy_set(const char *name)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int wl_policy_count(void)
+{
+	return 1;
+}
+
+static inline const char *wl_policy_name(int row)
+{
+	return "observe";
+}
+
+static inline void wl_policy_check(struct task_struct *p, int this_cpu,
+				   int prev_cpu, int sync, int target,
+				   int rule)
+{
+}
+
+static inline bool wl_hook_present(void)
+{
+	return false;
+}
+#endif /* WAKELAB_HAVE_HOOK */
+
+#endif /* WAKELAB_H */
