@@ -5,8 +5,8 @@
  * parser for one format.  Lines starting with '#' are comments; the first
  * other line names the columns; every following line is one record with
  * exactly as many whitespace-separated fields, the first being the record's
- * key.  Parsing is strict: a ragged record, a missing header or a table
- * over the size limits is an error, never half a table.  Cells stay strings
+ * key.  Parsing is strict: a ragged record, a repeated key, a missing
+ * header or a table over the size limits is an error, never half a table.  Cells stay strings
  * ("-" marks a value the kernel cannot observe); wl_dbg_u64() converts the
  * numeric ones.  Header-only; libc only.
  */
@@ -77,14 +77,14 @@ static inline int wl_dbg_split(const char *line, size_t len,
  * @text: NUL-terminated file contents
  * @t: the result (overwritten)
  *
- * Return: 0; -EINVAL when there is no header or a record has the wrong
- * field count; -E2BIG over the size limits.
+ * Return: 0; -EINVAL when there is no header, a record has the wrong
+ * field count or repeats an earlier key; -E2BIG over the size limits.
  */
 static inline int wl_dbg_table_parse(const char *text, struct wl_dbg_table *t)
 {
 	const char *p = text, *nl;
 	size_t len;
-	int n;
+	int n, r;
 
 	t->ncols = 0;
 	t->nrows = 0;
@@ -109,6 +109,10 @@ static inline int wl_dbg_table_parse(const char *text, struct wl_dbg_table *t)
 					return n;
 				if (n && n != t->ncols)
 					return -EINVAL;
+				for (r = 0; n && r < t->nrows; r++)
+					if (!strcmp(t->cell[r][0],
+						    t->cell[t->nrows][0]))
+						return -EINVAL;
 				if (n)
 					t->nrows++;
 			}
@@ -187,6 +191,89 @@ static inline int wl_dbg_u64(const struct wl_dbg_table *t, int row, int col,
 	errno = 0;
 	*v = strtoull(s, &end, 10);
 	return *end || errno ? -EINVAL : 0;
+}
+
+/* Cell (@key, @name) as a number: 0, -ENOENT (no such cell), -EINVAL. */
+static inline int wl_dbg_get(const struct wl_dbg_table *t, const char *key,
+			     const char *name, unsigned long long *v)
+{
+	int r = wl_dbg_row(t, key), c = wl_dbg_col(t, name);
+
+	if (r < 0 || c < 0)
+		return -ENOENT;
+	return wl_dbg_u64(t, r, c, v);
+}
+
+#define WL_DBG_MAX_POLICIES	WL_DBG_MAX_COLS
+
+/**
+ * struct wl_dbg_policy - the policy file: names, the active one bracketed
+ * @n:		policies listed
+ * @active:	index of the bracketed one
+ * @name:	policy names, brackets stripped
+ */
+struct wl_dbg_policy {
+	int n;
+	int active;
+	char name[WL_DBG_MAX_POLICIES][WL_DBG_TOKEN];
+};
+
+/**
+ * wl_dbg_policy_parse() - parse the policy file's text
+ * @text: NUL-terminated file contents
+ * @pol: the result
+ *
+ * The first non-comment line lists every policy; exactly one is written
+ * "[name]".  Return: 0, -EINVAL (no line, no or several active, empty
+ * brackets, repeated name), -E2BIG over the limits.
+ */
+static inline int wl_dbg_policy_parse(const char *text,
+				      struct wl_dbg_policy *pol)
+{
+	char tok[WL_DBG_MAX_POLICIES][WL_DBG_TOKEN];
+	const char *p = text, *nl;
+	size_t len, l;
+	int n, i, j;
+
+	pol->n = 0;
+	pol->active = -1;
+	while (*p) {
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		while (len && (*p == ' ' || *p == '\t')) {
+			p++;
+			len--;
+		}
+		if (len && *p != '#')
+			break;
+		if (!nl)
+			return -EINVAL;
+		p = nl + 1;
+	}
+	if (!*p)
+		return -EINVAL;
+	n = wl_dbg_split(p, len, tok);
+	if (n <= 0)
+		return n < 0 ? n : -EINVAL;
+	for (i = 0; i < n; i++) {
+		l = strlen(tok[i]);
+		if (tok[i][0] == '[') {
+			if (l < 3 || tok[i][l - 1] != ']' || pol->active >= 0)
+				return -EINVAL;
+			memcpy(pol->name[i], tok[i] + 1, l - 2);
+			pol->name[i][l - 2] = '\0';
+			pol->active = i;
+		} else {
+			if (strchr(tok[i], '[') || strchr(tok[i], ']'))
+				return -EINVAL;
+			memcpy(pol->name[i], tok[i], l + 1);
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(pol->name[j], pol->name[i]))
+				return -EINVAL;
+	}
+	pol->n = n;
+	return pol->active >= 0 ? 0 : -EINVAL;
 }
 
 #endif /* WAKELAB_DEBUGFS_H */
