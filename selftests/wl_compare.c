@@ -200,8 +200,8 @@ static void wl_default_runner(char *buf, size_t len)
 		slash = strrchr(self, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(buf, len, "%s/wl_stream", self);
-			if (!access(buf, X_OK))
+			if (!wl_fmt(buf, len, "%s/wl_stream", self) &&
+			    !access(buf, X_OK))
 				return;
 		}
 	}
@@ -302,6 +302,45 @@ static void wl_plan(void)
 	}
 }
 
+/* Add counter @key (a number) to the trial's placement sums. */
+static void wl_add_counter(struct wl_trial *t, const char *key, double d)
+{
+	int i;
+
+	for (i = 0; i < t->nplace; i++)
+		if (!strcmp(t->place_key[i], key))
+			break;
+	if (i == WL_MAX_PLACE)
+		return;
+	if (i == t->nplace) {
+		snprintf(t->place_key[i], WL_PLACE_KEY, "%s", key);
+		t->place_val[i] = 0;
+		t->nplace++;
+	}
+	t->place_val[i] += d;
+}
+
+/*
+ * A member of "placement": either a counter, or a record (one per module
+ * policy row: {"wakeups":d,"waker_cpu":d,...}) whose counters are summed.
+ */
+static void wl_add_place(struct wl_trial *t, const char *key, const char *v)
+{
+	const char *it = NULL, *cv;
+	char col[WL_PLACE_KEY];
+	double d;
+
+	if (!wl_json_number(v, &d)) {
+		wl_add_counter(t, key, d);
+		return;
+	}
+	if (*v != '{')
+		return;
+	while ((cv = wl_json_next_member(&it, v, col, sizeof(col))))
+		if (!wl_json_number(cv, &d))
+			wl_add_counter(t, col, d);
+}
+
 /* Parse wl_stream's JSON into the trial. */
 static void wl_read_result(struct wl_trial *t, char *out)
 {
@@ -333,13 +372,8 @@ static void wl_read_result(struct wl_trial *t, char *out)
 	pl = wl && *wl == '{' ? wl_json_member(wl, "placement") : NULL;
 	if (pl && *pl == '{') {
 		t->has_wakelab = 1;
-		while ((v = wl_json_next_member(&it, pl, key, sizeof(key))) &&
-		       t->nplace < WL_MAX_PLACE) {
-			if (wl_json_number(v, &d))
-				continue;
-			strcpy(t->place_key[t->nplace], key);
-			t->place_val[t->nplace++] = d;
-		}
+		while ((v = wl_json_next_member(&it, pl, key, sizeof(key))))
+			wl_add_place(t, key, v);
 	}
 	if (strcmp(t->integrity, "ok")) {
 		snprintf(t->err, sizeof(t->err), "integrity \"%s\"",
@@ -520,8 +554,7 @@ static void wl_run_all(const struct wl_opts *o)
 			if (wl_spec_apply(&state, &run.spec[t->policy], err,
 					  sizeof(err))) {
 				t->exit_code = -1;
-				snprintf(t->err, sizeof(t->err), "apply: %s",
-					 err);
+				wl_fmt(t->err, sizeof(t->err), "apply: %s", err);
 				fprintf(stderr, "wl_compare: applying '%s': %s\n",
 					run.spec[t->policy].text, err);
 				applied = -1;

@@ -31,7 +31,8 @@
  * @sockets:	distinct physical_package_id values
  * @nllc:	number of last-level caches
  * @llc:	CPU list of each LLC ("0-1")
- * @llc_level:	cache level taken as the LLC (3, or 2 when there is no L3)
+ * @llc_level:	cache level taken as the LLC (3, or 2 when there is no L3);
+ *		0 when sysfs has no cache information (then: packages)
  * @mode:	"TCG", "KVM", "VM" (other hypervisor) or "bare host"
  * @mode_how:	how the mode was found
  * @features:	/sys/kernel/debug/sched/features before any change
@@ -40,15 +41,15 @@
  * @policy:	wakelab/policy text ("" when absent)
  */
 struct wl_env {
-	char	release[128];
-	char	machine[64];
+	char	release[72];
+	char	machine[72];
 	int	cpus;
 	int	sockets;
 	int	nllc;
 	char	llc[WL_ENV_MAX_LLC][64];
 	int	llc_level;
 	char	mode[16];
-	char	mode_how[96];
+	char	mode_how[128];
 	char	features[WL_ENV_TEXT];
 	int	module;
 	char	caps[WL_ENV_TEXT];
@@ -96,6 +97,27 @@ static inline void wl_env_llcs(struct wl_env *e)
 			continue;
 		wl_env_chomp(best);
 		e->llc_level = bestlvl;
+		for (i = 0; i < e->nllc; i++)
+			if (!strcmp(e->llc[i], best))
+				break;
+		if (i == e->nllc && e->nllc < WL_ENV_MAX_LLC)
+			strcpy(e->llc[e->nllc++], best);
+	}
+	if (e->nllc)
+		return;
+	/* No cache information (some VMs): one group per package. */
+	for (cpu = 0; cpu < 4096; cpu++) {
+		snprintf(p, sizeof(p),
+			 "/sys/devices/system/cpu/cpu%d/topology/package_cpus_list",
+			 cpu);
+		if (wl_read_file(p, best, sizeof(best)) <= 0) {
+			snprintf(p, sizeof(p),
+				 "/sys/devices/system/cpu/cpu%d/topology/core_siblings_list",
+				 cpu);
+			if (wl_read_file(p, best, sizeof(best)) <= 0)
+				break;
+		}
+		wl_env_chomp(best);
 		for (i = 0; i < e->nllc; i++)
 			if (!strcmp(e->llc[i], best))
 				break;
@@ -160,7 +182,7 @@ static inline void wl_env_mode(struct wl_env *e)
 	if (hv || !strcmp(vendor, "QEMU")) {
 		strcpy(e->mode, "VM");
 		snprintf(e->mode_how, sizeof(e->mode_how),
-			 "hypervisor flag%s%s, accelerator unknown",
+			 "hypervisor flag%s%.40s, accelerator unknown",
 			 vendor[0] ? ", DMI vendor " : "", vendor);
 		return;
 	}
@@ -176,8 +198,8 @@ static inline void wl_env_collect(struct wl_env *e, const char *root)
 
 	memset(e, 0, sizeof(*e));
 	if (!uname(&u)) {
-		snprintf(e->release, sizeof(e->release), "%s", u.release);
-		snprintf(e->machine, sizeof(e->machine), "%s", u.machine);
+		snprintf(e->release, sizeof(e->release), "%.64s", u.release);
+		snprintf(e->machine, sizeof(e->machine), "%.64s", u.machine);
 	}
 	e->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	e->sockets = wl_env_sockets();

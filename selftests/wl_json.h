@@ -252,6 +252,40 @@ static inline const char *wl_json_next_member(const char **it,
 	return *it ? v : NULL;
 }
 
+/**
+ * wl_json_next_elem() - iterate the elements of an array
+ * @it:		cursor: set *it = NULL before the first call
+ * @arr:	the (valid) array
+ *
+ * Return: pointer to the next element, or NULL at the end.
+ */
+static inline const char *wl_json_next_elem(const char **it, const char *arr)
+{
+	const char *p;
+
+	if (!*it) {
+		p = wl_json_ws(arr);
+		if (*p != '[')
+			return NULL;
+		p = wl_json_ws(p + 1);
+		if (*p == ']')
+			return NULL;
+	} else {
+		p = wl_json_ws(*it);
+		if (*p != ',')
+			return NULL;
+		p = wl_json_ws(p + 1);
+	}
+	*it = wl_json_skip_value(p, 0);
+	return *it ? p : NULL;
+}
+
+/* Whether the value at p is the literal true. */
+static inline int wl_json_true(const char *p)
+{
+	return p && !strncmp(p, "true", 4);
+}
+
 /* Write s as a JSON string literal. */
 static inline void wl_json_put_string(FILE *f, const char *s)
 {

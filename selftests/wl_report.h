@@ -286,7 +286,7 @@ static inline void wl_put_cell(FILE *f, int w, double v, double pct, int sig)
 		snprintf(b, sizeof(b), "NaN");
 	else
 		snprintf(b, sizeof(b), "%.2f", v);
-	fprintf(f, " %*s", w - 11, b);
+	fprintf(f, " %*s", w, b);
 	if (isnan(pct))
 		fprintf(f, " (%8s)", "NaN");
 	else
@@ -303,10 +303,13 @@ static inline void wl_print_header(FILE *f, const struct wl_run *r)
 	fprintf(f, "# wl_compare: %s, %d policies x %d cells x %d trials, %g s windows%s%s\n",
 		r->workload, r->npol, r->ncell, r->rounds, r->duration,
 		r->extra[0] ? ", wl_stream options: " : "", r->extra);
-	fprintf(f, "# kernel %s %s, %d CPUs, %d socket%s, %d LLC%s (L%d):",
+	fprintf(f, "# kernel %s %s, %d CPUs, %d socket%s, %d LLC%s",
 		e->release, e->machine, e->cpus, e->sockets,
-		e->sockets == 1 ? "" : "s", e->nllc, e->nllc == 1 ? "" : "s",
-		e->llc_level);
+		e->sockets == 1 ? "" : "s", e->nllc, e->nllc == 1 ? "" : "s");
+	if (e->llc_level)
+		fprintf(f, " (L%d):", e->llc_level);
+	else
+		fprintf(f, " (no cache info in sysfs; packages):");
 	for (i = 0; i < e->nllc; i++)
 		fprintf(f, " {%s}", e->llc[i]);
 	fprintf(f, "\n# mode: %s (%s)\n", e->mode, e->mode_how);
@@ -327,16 +330,11 @@ static inline void wl_print_header(FILE *f, const struct wl_run *r)
 			fprintf(f, "# WARNING: with %d trials per cell the smallest attainable p is %.3f > %g:\n#          no difference can be called significant; use more trials.\n",
 				pmin, minp, r->alpha);
 	}
-	fprintf(f, "# policies (first = baseline):\n");
+	fprintf(f, "# policies (first = baseline) = spec  [what it sets]:\n");
 	for (p = 0; p < r->npol; p++)
-		fprintf(f, "#   %-*s = %s%s\n", wl_col_width(r) - 2,
+		fprintf(f, "#   %-*s = %s  [%s]\n", wl_col_width(r) - 2,
 			r->spec[p].label, r->spec[p].text,
-			strcmp(r->spec[p].text, r->desc[p]) && r->desc[p][0] ?
-			"" : "");
-	for (p = 0; p < r->npol; p++)
-		if (r->desc[p][0])
-			fprintf(f, "#   %-*s : %s\n", wl_col_width(r) - 2,
-				r->spec[p].label, r->desc[p]);
+			r->desc[p][0] ? r->desc[p] : "-");
 	if (r->interrupted)
 		fprintf(f, "# INTERRUPTED after %d of %d trials\n",
 			wl_run_done(r), r->ntrial);
@@ -553,7 +551,7 @@ static inline void wl_print_json(FILE *f, const struct wl_run *r)
 	wl_json_put_string(f, r->workload);
 	fputs(",\"unit\":", f);
 	wl_json_put_string(f, r->unit);
-	fprintf(f, ",\"duration_s\":%g,\"trials\":%d,\"order\":\"%s\",\"seed\":%llu,\"alpha\":%g,",
+	fprintf(f, ",\"duration_s\":%g,\"rounds\":%d,\"order\":\"%s\",\"seed\":%llu,\"alpha\":%g,",
 		r->duration, r->rounds, r->order,
 		(unsigned long long)r->seed, r->alpha);
 	fprintf(f, "\"max_exact\":%llu,\"permutations\":%llu,\"wl_stream_options\":",
@@ -615,11 +613,13 @@ static inline void wl_print_json(FILE *f, const struct wl_run *r)
 		}
 	}
 	fputs("],\"trials\":[", f);
+	first = 1;
 	for (i = 0; i < r->ntrial; i++) {
 		if (r->trial[i].exit_code == -2)
 			continue;
-		if (i)
+		if (!first)
 			fputc(',', f);
+		first = 0;
 		wl_print_json_trial(f, r, &r->trial[i]);
 	}
 	fputs("]}\n", f);
@@ -662,7 +662,7 @@ static inline void wl_print_plot_script(FILE *f, const struct wl_run *r)
 		r->workload, r->rounds, r->env.release, r->env.mode,
 		!strcmp(r->env.mode, "TCG") ? ", emulator-dominated" : "");
 	fprintf(f, "set xlabel 'instances'\nset ylabel '%s'\n", r->unit);
-	fprintf(f, "set logscale x 2\nset key outside right top noenhanced\n");
+	fprintf(f, "set logscale x 2\nset key below noenhanced\n");
 	fprintf(f, "set grid\nset yrange [0:*]\nset offsets graph 0.05, graph 0.05, 0, 0\n");
 	fprintf(f, "plot ");
 	for (p = 0; p < r->npol; p++)

@@ -118,6 +118,21 @@ static inline int wl_err(char *err, size_t len, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * snprintf() through a va_list, so that paths built from directory entries
+ * do not trip -Wformat-truncation; returns -1 when the result was cut.
+ */
+static inline int wl_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 /* Debugfs root: $WL_FAKE_DEBUGFS (emulated, tests) or /sys/kernel/debug. */
 static inline void wl_state_init(struct wl_state *st)
 {
@@ -135,7 +150,7 @@ static inline void wl_state_init(struct wl_state *st)
 static inline void wl_path(const struct wl_state *st, char *buf, size_t len,
 			   const char *rel)
 {
-	snprintf(buf, len, "%s/%s", st->root, rel);
+	wl_fmt(buf, len, "%s/%s", st->root, rel);
 }
 
 static inline void wl_trim(char *s)
@@ -467,6 +482,21 @@ static inline int wl_setting_read(const struct wl_setting *s, char *buf,
 	}
 }
 
+/* Replace a plain file's content (the emulation's write). */
+static inline int wl_fake_store(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(text, f) < 0)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 /* Emulate the kernel's write semantics on a plain file (host tests). */
 static inline int wl_fake_write(const struct wl_setting *s, const char *tok)
 {
@@ -474,7 +504,7 @@ static inline int wl_fake_write(const struct wl_setting *s, const char *tok)
 	size_t o = 0;
 
 	if (s->kind != WL_IT_FEATURE && s->kind != WL_IT_POLICY)
-		return wl_write_str(s->path, tok);
+		return wl_fake_store(s->path, tok);
 	if (wl_read_text(s->path, text, sizeof(text)))
 		return -EIO;
 	out[0] = '\0';
@@ -501,7 +531,7 @@ static inline int wl_fake_write(const struct wl_setting *s, const char *tok)
 			      t);
 	}
 	snprintf(out + o, sizeof(out) - o, "\n");
-	return wl_write_str(s->path, out);
+	return wl_fake_store(s->path, out);
 }
 
 /* Write value v ("1"/"0" for features) to a setting. */
@@ -537,8 +567,9 @@ static inline int wl_state_add(struct wl_state *st, enum wl_item_kind kind,
 	s = &st->set[st->nset];
 	memset(s, 0, sizeof(*s));
 	s->kind = kind;
-	snprintf(s->key, sizeof(s->key), "%s", key);
-	snprintf(s->path, sizeof(s->path), "%s", path);
+	if (wl_fmt(s->key, sizeof(s->key), "%s", key) ||
+	    wl_fmt(s->path, sizeof(s->path), "%s", path))
+		return wl_err(err, elen, "path too long: %s", path);
 	ret = wl_setting_read(s, s->orig, sizeof(s->orig));
 	if (ret)
 		return wl_err(err, elen, "cannot read %s of %s: %s", key, path,
@@ -567,22 +598,24 @@ static inline int wl_state_add_domains(struct wl_state *st, const char *text,
 	while ((c = readdir(cd))) {
 		if (strncmp(c->d_name, "cpu", 3))
 			continue;
-		snprintf(p, sizeof(p), "%s/%s", base, c->d_name);
+		if (wl_fmt(p, sizeof(p), "%s/%s", base, c->d_name))
+			continue;
 		dd = opendir(p);
 		if (!dd)
 			continue;
 		while ((d = readdir(dd))) {
 			if (strncmp(d->d_name, "domain", 6))
 				continue;
-			snprintf(p, sizeof(p), "%s/%s/%s/name", base,
-				 c->d_name, d->d_name);
-			if (wl_read_text(p, name, sizeof(name)))
+			if (wl_fmt(p, sizeof(p), "%s/%s/%s/name", base,
+				   c->d_name, d->d_name) ||
+			    wl_read_text(p, name, sizeof(name)))
 				continue;
 			wl_trim(name);
 			if (*dom && strcmp(dom, name))
 				continue;
-			snprintf(p, sizeof(p), "%s/%s/%s/imbalance_pct", base,
-				 c->d_name, d->d_name);
+			if (wl_fmt(p, sizeof(p), "%s/%s/%s/imbalance_pct",
+				   base, c->d_name, d->d_name))
+				continue;
 			if (wl_state_add(st, WL_IT_IMBALANCE, name, p, err,
 					 elen)) {
 				closedir(dd);
