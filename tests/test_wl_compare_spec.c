@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of wl_compare's policy specs (selftests/wl_spec.h):
+ * the syntax (every item kind, separators, labels, conflicts, bad input),
+ * the checks against a kernel (a fake debugfs tree in a temporary
+ * directory, with the kernel's token semantics of sched/features and
+ * wakelab/policy emulated): WA_OLD on a kernel without it, module policies
+ * without the hook, unknown policies and tunables; and applying specs one
+ * after the other, restoring, and noticing a setting that cannot be
+ * written.  TAP via kselftest.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "wl_spec.h"
+
+#define CHECK(cond, ...) ksft_test_result((cond), __VA_ARGS__)
+
+static char root[64];
+static const char *features0 = "GENTLE_FAIR_SLEEPERS NO_HRTICK WA_IDLE WA_WEIGHT WA_BIAS\n";
+
+static void put(const char *rel, const char *text)
+{
+	char p[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	f = fopen(p, "w");
+	if (!f)
+		ksft_exit_fail_msg("cannot create %s\n", p);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void get(const char *rel, char *buf, size_t len)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	if (wl_read_file(p, buf, len) < 0)
+		buf[0] = '\0';
+}
+
+static void mk(const char *rel)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	mkdir(p, 0755);
+}
+
+static void make_tree(int with_policy)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		ksft_exit_fail_msg("rm failed\n");
+	mkdir(root, 0755);
+	mk("sched");
+	mk("wakelab");
+	mk("sched/domains");
+	mk("sched/domains/cpu0");
+	mk("sched/domains/cpu0/domain0");
+	mk("sched/domains/cpu0/domain1");
+	put("sched/features", features0);
+	put("sched/domains/cpu0/domain0/name", "MC\n");
+	put("sched/domains/cpu0/domain0/imbalance_pct", "117\n");
+	put("sched/domains/cpu0/domain1/name", "DIE\n");
+	put("sched/domains/cpu0/domain1/imbalance_pct", "125\n");
+	put("wakelab/bias", "5\n");
+	if (with_policy)
+		put("wakelab/policy", "[default] old always never\n");
+}
+
+static int parse(const char *text, struct wl_spec *s, char *err)
+{
+	return wl_spec_parse(text, s, err, 512);
+}
+
+static void test_syntax(void)
+{
+	struct wl_spec s;
+	char err[512];
+	static const char * const bad[] = {
+		"", " , ", "default,WA_IDLE", "WA_IDLE,NO_WA_IDLE", "wa_idle",
+		"NO_", "NO_wa", "wakelab:", "wakelab:Old", "wakelab:old,wakelab:never",
+		"wakelab.bias", "wakelab.=3", "wakelab.policy=old",
+		"imbalance_pct=99", "imbalance_pct=abc", "imbalance_pct=1001",
+		"imbalance_pct.mc=120", "imbalance_pct=120,imbalance_pct.MC=130",
+		"name=a,name=b", "name=", "name=a b", "name=x/y", "foo=bar",
+		"arg=", "pin=Same CPU",
+	};
+	size_t i;
+	int rejected = 0;
+
+	CHECK(!parse("WA_OLD,NO_WA_IDLE,NO_WA_WEIGHT", &s, err) &&
+	      s.nitems == 3 && s.items[0].kind == WL_IT_FEATURE &&
+	      !strcmp(s.items[0].key, "WA_OLD") &&
+	      !strcmp(s.items[0].value, "1") &&
+	      !strcmp(s.items[1].key, "WA_IDLE") &&
+	      !strcmp(s.items[1].value, "0") &&
+	      !strcmp(s.label, "WA_OLD,NO_WA_IDLE,NO_..") && !s.named,
+	      "features, NO_ prefix, derived label\n");
+	CHECK(!parse("WA_OLD NO_WA_IDLE\tNO_WA_WEIGHT", &s, err) &&
+	      s.nitems == 3, "white space separates items too\n");
+	CHECK(!parse("name=old,wakelab:old,wakelab.bias=7,imbalance_pct.MC=130",
+		     &s, err) && s.named && !strcmp(s.label, "old") &&
+	      s.nitems == 3 && s.items[0].kind == WL_IT_POLICY &&
+	      !strcmp(s.items[0].value, "old") &&
+	      s.items[1].kind == WL_IT_TUNABLE &&
+	      !strcmp(s.items[1].key, "bias") &&
+	      !strcmp(s.items[1].value, "7") &&
+	      s.items[2].kind == WL_IT_IMBALANCE &&
+	      !strcmp(s.items[2].key, "MC"), "module policy, tunable, domain\n");
+	CHECK(!parse("name=same,pin=same-cpu,arg=-s,arg=1M", &s, err) &&
+	      s.nitems == 4 && s.items[0].kind == WL_IT_ARG &&
+	      !strcmp(s.items[0].value, "--pin") &&
+	      !strcmp(s.items[1].value, "same-cpu") &&
+	      !wl_spec_touches_kernel(&s), "pin= and arg= touch no kernel\n");
+	CHECK(!parse("default", &s, err) && !s.nitems &&
+	      !strcmp(s.label, "default"), "default\n");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (parse(bad[i], &s, err))
+			rejected++;
+		else
+			ksft_print_msg("accepted bad spec '%s'\n", bad[i]);
+	}
+	CHECK(rejected == (int)(sizeof(bad) / sizeof(bad[0])),
+	      "%d bad specs rejected\n", rejected);
+	parse("WA_IDLE,NO_WA_IDLE", &s, err);
+	CHECK(strstr(err, "twice") != NULL, "conflict message: %s\n", err);
+}
+
+static int check(struct wl_state *st, const char **texts, int n,
+		 struct wl_spec *sp, char *err)
+{
+	int i;
+
+	wl_state_init(st);
+	for (i = 0; i < n; i++)
+		if (parse(texts[i], &sp[i], err))
+			return -2;
+	return wl_spec_check(st, sp, n, err, 512);
+}
+
+static void test_check(void)
+{
+	const char *waold[] = { "default", "WA_OLD,NO_WA_IDLE" };
+	const char *pol[] = { "wakelab:old" };
+	const char *unk[] = { "wakelab:bogus" };
+	const char *tun[] = { "wakelab.nosuch=1" };
+	const char *feat[] = { "NO_WA_NOPE" };
+	const char *dom[] = { "imbalance_pct.NUMA=130" };
+	struct wl_spec sp[4];
+	struct wl_state *st = calloc(1, sizeof(*st));
+	char err[512], f[256];
+
+	make_tree(0);
+	CHECK(check(st, waold, 2, sp, err) == -1 &&
+	      strstr(err, "WA_OLD") && strstr(err, "patched"),
+	      "WA_OLD refused on a kernel without it: %s\n", err);
+	CHECK(check(st, pol, 1, sp, err) == -1 && strstr(err, "policy hook"),
+	      "module policy without the hook refused\n");
+	CHECK(check(st, feat, 1, sp, err) == -1 && strstr(err, "WA_NOPE"),
+	      "unknown feature refused\n");
+	CHECK(check(st, tun, 1, sp, err) == -1 && strstr(err, "nosuch"),
+	      "unknown tunable refused\n");
+	CHECK(check(st, dom, 1, sp, err) == -1 && strstr(err, "NUMA"),
+	      "unknown domain refused\n");
+	make_tree(1);
+	CHECK(check(st, unk, 1, sp, err) == -1 && strstr(err, "always"),
+	      "unknown policy refused, offers listed\n");
+	get("sched/features", f, sizeof(f));
+	CHECK(!strcmp(f, features0), "checks changed nothing\n");
+	free(st);
+}
+
+static void test_apply(void)
+{
+	const char *texts[] = { "default", "NO_WA_IDLE,NO_WA_WEIGHT",
+				"name=old,wakelab:old,wakelab.bias=7,imbalance_pct.MC=130",
+				"WA_IDLE,NO_WA_BIAS,imbalance_pct=140" };
+	struct wl_state *st = calloc(1, sizeof(*st));
+	struct wl_spec sp[4];
+	char err[512], f[256], p[64], mc[16], die[16], b[16], desc[512];
+	int ret;
+
+	make_tree(1);
+	ret = check(st, texts, 4, sp, err);
+	CHECK(!ret && st->nset == 7,
+	      "union of settings: 3 features, policy, tunable, 2 domains (%d) %s\n",
+	      st->nset, ret ? err : "");
+	wl_spec_describe(st, &sp[0], desc, sizeof(desc));
+	CHECK(!strcmp(desc, "WA_IDLE WA_WEIGHT wakelab:default wakelab.bias=5 WA_BIAS"),
+	      "default described Peter's way: %s\n", desc);
+
+	ret = wl_spec_apply(st, &sp[1], err, sizeof(err));
+	get("sched/features", f, sizeof(f));
+	CHECK(!ret && strstr(f, "NO_WA_IDLE NO_WA_WEIGHT WA_BIAS"),
+	      "apply features: %s", f);
+	ret = wl_spec_apply(st, &sp[2], err, sizeof(err));
+	get("sched/features", f, sizeof(f));
+	get("wakelab/policy", p, sizeof(p));
+	get("wakelab/bias", b, sizeof(b));
+	get("sched/domains/cpu0/domain0/imbalance_pct", mc, sizeof(mc));
+	get("sched/domains/cpu0/domain1/imbalance_pct", die, sizeof(die));
+	CHECK(!ret && !strcmp(f, features0) &&
+	      !strcmp(p, "default [old] always never\n") && !strcmp(b, "7") &&
+	      !strcmp(mc, "130") && !strcmp(die, "125\n"),
+	      "next spec: features back, policy, tunable, MC only\n");
+	ret = wl_spec_apply(st, &sp[3], err, sizeof(err));
+	get("sched/domains/cpu0/domain0/imbalance_pct", mc, sizeof(mc));
+	get("sched/domains/cpu0/domain1/imbalance_pct", die, sizeof(die));
+	get("wakelab/policy", p, sizeof(p));
+	CHECK(!ret && !strcmp(mc, "140") && !strcmp(die, "140") &&
+	      !strcmp(p, "[default] old always never\n"),
+	      "imbalance_pct= sets every domain; policy back\n");
+	ret = wl_spec_restore(st, err, sizeof(err));
+	get("sched/features", f, sizeof(f));
+	get("sched/domains/cpu0/domain0/imbalance_pct", mc, sizeof(mc));
+	get("wakelab/bias", b, sizeof(b));
+	CHECK(!ret && !strcmp(f, features0) && !strcmp(mc, "117") &&
+	      !strcmp(b, "5"), "restore: every original back, verified\n");
+
+	/* A setting that cannot be written any more is reported. */
+	snprintf(err, sizeof(err), "rm -f %s/wakelab/bias && mkdir %s/wakelab/bias",
+		 root, root);
+	if (system(err))
+		ksft_exit_fail_msg("cannot break the tree\n");
+	err[0] = '\0';
+	ret = wl_spec_apply(st, &sp[2], err, sizeof(err));
+	CHECK(ret == -1 && strstr(err, "bias"),
+	      "unwritable setting reported: %s\n", err);
+	ret = wl_spec_restore(st, err, sizeof(err));
+	get("sched/features", f, sizeof(f));
+	get("wakelab/policy", p, sizeof(p));
+	CHECK(ret == -1 && !strcmp(f, features0) &&
+	      !strcmp(p, "[default] old always never\n"),
+	      "restore fails loudly yet restores everything it can\n");
+	free(st);
+}
+
+int main(void)
+{
+	char cmd[96];
+
+	snprintf(root, sizeof(root), "/tmp/test_wl_compare_spec.%d", getpid());
+	setenv("WL_FAKE_DEBUGFS", root, 1);
+	ksft_print_header();
+	ksft_set_plan(22);
+	test_syntax();
+	test_check();
+	test_apply();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		ksft_print_msg("cleanup of %s failed\n", root);
+	ksft_finished();
+}

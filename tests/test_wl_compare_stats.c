@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of wl_compare's statistics (selftests/wl_stats.h) and its
+ * JSON reader (selftests/wl_json.h): Hmean, mmtests' harmonic-mean Stddev
+ * and CoeffVar against values computed independently (Python, the mmtests
+ * Stat.pm formulas), mmtests' pdiff/pndiff, exact permutation p-values
+ * against brute-force enumeration, the sampled test's reproducibility and
+ * agreement with the exact one, and strict JSON parsing of wl_stream-like
+ * objects.  TAP via kselftest.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kselftest.h"
+#include "wl_json.h"
+#include "wl_stats.h"
+
+static int near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol * (fabs(b) > 1 ? fabs(b) : 1);
+}
+
+#define CHECK(cond, ...) ksft_test_result((cond), __VA_ARGS__)
+
+static void test_summary(void)
+{
+	const double x[] = { 1, 2, 4 };
+	/* Peter's NO_WA_OLD figures from seed 000, as one sample. */
+	const double pz[] = { 44139.8, 27301.6, 12701.5, 5711.62, 2870.16 };
+	const double one[] = { 5 };
+	struct wl_summary s;
+
+	wl_summarise(x, 3, &s);
+	CHECK(near(s.hmean, 1.7142857142857142, 1e-12), "hmean {1,2,4}\n");
+	CHECK(near(s.stddev, 0.9163242579854549, 1e-12),
+	      "mmtests hmean stddev {1,2,4}\n");
+	CHECK(near(s.coeffvar, 53.452248382484875, 1e-12),
+	      "coeffvar {1,2,4}\n");
+	CHECK(s.min == 1 && s.max == 4 && near(s.amean, 7.0 / 3, 1e-12),
+	      "min max amean {1,2,4}\n");
+	wl_summarise(pz, 5, &s);
+	CHECK(near(s.hmean, 7558.483613820031, 1e-12) &&
+	      near(s.stddev, 6883.224933756622, 1e-12) &&
+	      near(s.coeffvar, 91.0662149372295, 1e-12),
+	      "hmean/stddev/coeffvar of seed 000 figures\n");
+	wl_summarise(one, 1, &s);
+	CHECK(s.hmean == 5 && isnan(s.stddev) && s.coeffvar == 0,
+	      "n=1: stddev NaN, coeffvar 0 (as mmtests)\n");
+	CHECK(wl_hmean((const double[]){ 3, 0 }, 2) == 0 &&
+	      isnan(wl_hmean((const double[]){ 3, -1 }, 2)) &&
+	      isnan(wl_hmean(x, 0)), "hmean of 0, negative, empty\n");
+	CHECK(near(wl_pdiff(100, 90), -10, 1e-12) &&
+	      near(wl_pndiff(10, 5), 50, 1e-12) && isnan(wl_pdiff(0, 5)),
+	      "pdiff/pndiff as mmtests\n");
+}
+
+static void test_perm(void)
+{
+	const double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
+	const double a4[] = { 1, 2, 3, 4 }, b4[] = { 5, 6, 7, 8 };
+	const double a5[] = { 10, 11, 12, 13, 14 };
+	const double b5[] = { 12, 13, 14, 15, 16 };
+	const double a6[] = { 100, 98, 103, 101, 99, 102 };
+	const double b6[] = { 104, 97, 100, 103, 101, 99 };
+	struct wl_perm_result r, r2;
+
+	CHECK(wl_choose(10, 5) == 252 && wl_choose(12, 6) == 924 &&
+	      wl_choose(3, 4) == 0 && wl_choose(200, 100) == UINT64_MAX,
+	      "binomial coefficients, saturation\n");
+	CHECK(near(wl_perm_min_p(3, 3), 0.1, 1e-12) &&
+	      near(wl_perm_min_p(5, 5), 2.0 / 252, 1e-12),
+	      "smallest attainable p\n");
+	wl_perm_test(a3, 3, b3, 3, 1000, 0, 1, &r);
+	CHECK(r.exact && r.total == 20 && r.count == 2 && near(r.p, 0.1, 1e-12),
+	      "exact 3v3 separated: p = 2/20\n");
+	wl_perm_test(a4, 4, b4, 4, 1000, 0, 1, &r);
+	CHECK(r.exact && near(r.p, 2.0 / 70, 1e-12),
+	      "exact 4v4 separated: p = 2/70\n");
+	wl_perm_test(a5, 5, b5, 5, 1000, 0, 1, &r);
+	CHECK(r.exact && r.count == 30 && r.total == 252,
+	      "exact 5v5 overlapping: 30/252 as brute force\n");
+	wl_perm_test(a6, 6, b6, 6, 1000, 0, 1, &r);
+	CHECK(r.exact && r.count == 900 && r.total == 924,
+	      "exact 6v6 A/A-like: 900/924 as brute force\n");
+	wl_perm_test(a3, 3, a3, 3, 1000, 0, 1, &r);
+	CHECK(near(r.p, 1, 1e-12), "identical samples: p = 1\n");
+	wl_perm_test(a6, 6, b6, 6, 10, 20000, 42, &r);
+	wl_perm_test(a6, 6, b6, 6, 10, 20000, 42, &r2);
+	CHECK(!r.exact && r.total == 20000 && r.count == r2.count,
+	      "sampled test is reproducible from its seed\n");
+	CHECK(fabs(r.p - 900.0 / 924) < 0.01,
+	      "sampled p within 0.01 of the exact p (%.4f)\n", r.p);
+	wl_perm_test(a4, 4, b4, 4, 10, 20000, 7, &r);
+	CHECK(!r.exact && fabs(r.p - 2.0 / 70) < 0.006,
+	      "sampled 4v4 near 2/70 (%.4f)\n", r.p);
+	CHECK(wl_perm_test(a3, 0, b3, 3, 10, 10, 1, &r) == -1,
+	      "empty sample rejected\n");
+}
+
+static void test_json(void)
+{
+	const char *o = "{\"aggregate\":5534.28,\"unit\":\"Mbit\\/s\",\"instances\":2,"
+			"\"per_instance\":[{\"id\":0},{\"id\":1}],\"integrity\":\"ok\","
+			"\"wakelab\":{\"placement\":{\"default\":{\"wakeups\":10,\"sync\":null}}}}";
+	const char *v, *it = NULL, *pl;
+	char buf[64];
+	double d;
+	int n = 0;
+
+	CHECK(wl_json_valid_object(o), "valid wl_stream-like object\n");
+	CHECK(!wl_json_number(wl_json_member(o, "aggregate"), &d) &&
+	      d == 5534.28, "number member\n");
+	CHECK(!wl_json_string(wl_json_member(o, "unit"), buf, sizeof(buf)) &&
+	      !strcmp(buf, "Mbit/s"), "string member with escape\n");
+	CHECK(!wl_json_member(o, "missing") && !wl_json_member(o, "id"),
+	      "absent and nested-only keys not found at top level\n");
+	pl = wl_json_member(wl_json_member(o, "wakelab"), "placement");
+	while ((v = wl_json_next_member(&it, pl, buf, sizeof(buf))))
+		n++;
+	CHECK(n == 1 && !strcmp(buf, "default"), "member iteration\n");
+	it = NULL;
+	n = 0;
+	while ((v = wl_json_next_elem(&it, wl_json_member(o, "per_instance"))))
+		n++;
+	CHECK(n == 2, "array iteration\n");
+	CHECK(!wl_json_valid_object("{\"a\":1,}") &&
+	      !wl_json_valid_object("{\"a\":01}") &&
+	      !wl_json_valid_object("{\"a\":1} x") &&
+	      !wl_json_valid_object("{\"a\":\"\x01\"}") &&
+	      !wl_json_valid_object("{a:1}") &&
+	      !wl_json_valid_object("[1]") &&
+	      !wl_json_valid_object("{\"a\":tru}") &&
+	      !wl_json_valid_object("{\"a\":1.}") &&
+	      !wl_json_valid_object(""), "malformed JSON rejected\n");
+	CHECK(wl_json_valid_object(" {\"a\":-1.5e+3,\"b\":[true,false,null,{}],\"c\":\"\\u00e9\"}\n"),
+	      "full grammar accepted\n");
+}
+
+int main(void)
+{
+	ksft_print_header();
+	ksft_set_plan(27);
+	test_summary();
+	test_perm();
+	test_json();
+	ksft_finished();
+}
