@@ -43,4 +43,12 @@ check:
 compare:
 	@scripts/compare
 
-.PHONY: all deps module install clean selftests check compare
+# The patched 6.1 kernel (patches/ on Debian's linux-source-6.1), built in
+# .cache/kernel/build, and the series check (checkpatch, bisectability).
+kernel:
+	@scripts/build-kernel
+
+kernel-check:
+	@scripts/kernel-check
+
+.PHONY: all deps module install clean selftests check compare kernel kernel-check
