@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host test of the whole wl_compare program with a stand-in wl_stream
+# (tests/fake-wl-stream) and an emulated debugfs (WL_FAKE_DEBUGFS): usage
+# errors exit 2 and change nothing; a comparison prints the mmtests table
+# with '*' on a real effect and not on an A/A pair; --brief, --json and
+# --out (report, JSON, gnuplot data, PNG) are well formed; the features
+# come back exactly, also after SIGTERM mid-run; failed trials and a
+# skipping workload give exit 1 and 4.  TAP.
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cmp=$top/selftests/wl_compare
+fake=$top/tests/fake-wl-stream
+tmp=$(mktemp -d /tmp/test_wl_compare_cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+fails=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		fails=$((fails + 1))
+	fi
+}
+
+echo "TAP version 13"
+if ! make -s -C "$top/selftests" wl_compare >/dev/null 2>&1 && [ ! -x "$cmp" ]; then
+	echo "1..0 # SKIP wl_compare does not build"
+	exit 4
+fi
+echo "1..16"
+
+mkdir -p "$tmp/dbg/sched" "$tmp/dbg/wakelab"
+feat="GENTLE_FAIR_SLEEPERS START_DEBIT NO_HRTICK WA_IDLE WA_WEIGHT WA_BIAS"
+echo "$feat" > "$tmp/dbg/sched/features"
+cp "$tmp/dbg/sched/features" "$tmp/features.orig"
+echo "[default] old never" > "$tmp/dbg/wakelab/policy"
+export WL_FAKE_DEBUGFS=$tmp/dbg FAKE_NOISE=0 FAKE_SLEEP=0.01
+run() { "$cmp" -q -R "$fake" -l 1 "$@"; }
+same() { cmp -s "$tmp/features.orig" "$tmp/dbg/sched/features"; }
+
+run --bogus default >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q usage: "$tmp/err"
+ok $? "bad flag: exit 2 with usage"
+
+run WA_IDLE,NO_WA_NOPE >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "no sched feature WA_NOPE" "$tmp/err" && same
+ok $? "unknown feature: exit 2, one-line reason, nothing changed"
+
+run WA_OLD,NO_WA_IDLE >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "patched" "$tmp/err" && same
+ok $? "WA_OLD on a kernel without it: exit 2, nothing changed"
+
+run -n 1,0 default >/dev/null 2>&1
+[ $? -eq 2 ]
+ok $? "bad instance count: exit 2"
+
+run -r 4 -n 1,2 default NO_WA_IDLE,NO_WA_WEIGHT > "$tmp/table" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && same
+ok $? "comparison exits 0 and restores the features exactly"
+
+grep -Eq '^Hmean +tcp_stream-1 .*\( +0\.00%\) .*\* +50\.00%\*' "$tmp/table"
+ok $? "real effect (+50%) marked significant"
+
+grep -q '^Min ' "$tmp/table" && grep -q '^Stddev ' "$tmp/table" &&
+	grep -q '^CoeffVar ' "$tmp/table" && grep -q '^Max ' "$tmp/table" &&
+	grep -q '^WakerCPU% ' "$tmp/table" && grep -q 'settings restored: yes' "$tmp/table"
+ok $? "table has Min/Hmean/Stddev/CoeffVar/Max, placement rows, restore line"
+
+run -r 4 -n 1 name=a,default name=b,default > "$tmp/aa" 2>/dev/null
+grep -E '^Hmean' "$tmp/aa" | grep -vq '\*'
+ok $? "A/A comparison not marked significant"
+
+run -r 4 -n 1,2 -b NO_WA_IDLE default > "$tmp/brief" 2>/dev/null
+head -1 "$tmp/brief" | grep -q '^NO_WA_IDLE:$' &&
+	grep -Eq '^TCP_STREAM-2 : Avg: 1500\.0$' "$tmp/brief" &&
+	grep -q '^WA_IDLE:$' "$tmp/brief"
+ok $? "--brief: Peter's loop format, one block per policy"
+
+FAKE_WAKELAB=1 run -r 3 -n 1,2 -j default NO_WA_IDLE > "$tmp/json" 2>/dev/null
+python3 - "$tmp/json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["trials"]) == 12, len(d["trials"])
+assert all(t["ok"] and t["wl_stream"]["integrity"] == "ok" for t in d["trials"])
+assert d["restored"] is True and d["env"]["sched_features"]
+s = [x for x in d["stats"] if x["policy"] == "NO_WA_IDLE"][0]
+assert abs(s["pct_change"] - 50) < 1e-6 and abs(s["waker_cpu_pct"] - 25) < 1e-9
+assert abs(s["cross_llc_pct"] - 10) < 1e-9
+EOF
+ok $? "--json: every trial, environment, stats and placement mix"
+
+FAKE_NOISE=5 run -r 3 -n 1,2 -O "$tmp/out" default name=same,pin=same-cpu >/dev/null 2>&1
+[ -s "$tmp/out/report.txt" ] && [ -s "$tmp/out/results.json" ] &&
+	[ -s "$tmp/out/plot.dat" ] && [ -s "$tmp/out/plot.gp" ] &&
+	{ ! command -v gnuplot >/dev/null || [ -s "$tmp/out/plot.png" ]; }
+ok $? "--out writes report.txt, results.json, plot.dat, plot.gp, plot.png"
+
+awk '!/^#/ && NF { if (NF != 5) bad = 1; n++ } END { exit bad || n != 4 }' "$tmp/out/plot.dat"
+ok $? "plot.dat: 2 policies x 2 counts of 'instances hmean stddev min max'"
+
+FAKE_SLEEP=1 "$cmp" -q -R "$fake" -l 1 -r 5 -n 1 default NO_WA_IDLE >/dev/null 2>&1 &
+pid=$!
+applied=0
+for _ in $(seq 200); do
+	if grep -qw NO_WA_IDLE "$tmp/dbg/sched/features"; then
+		applied=1
+		break
+	fi
+	sleep 0.05
+done
+kill -TERM $pid
+wait $pid; rc=$?
+[ "$applied" = 1 ] && [ $rc -eq 143 ] && same
+ok $? "SIGTERM mid-run: exit 143, features restored (applied=$applied rc=$rc)"
+
+FAKE_FAIL=3 FAKE_COUNTER=$tmp/cnt run -r 3 -n 1 default NO_WA_IDLE > "$tmp/fail" 2>/dev/null; rc=$?
+[ $rc -eq 1 ] && grep -q "FAILED trials: 2" "$tmp/fail" && same
+ok $? "integrity failures: exit 1, counted in the report, restored"
+
+FAKE_EXIT=4 run -r 2 -n 1 default NO_WA_IDLE >/dev/null 2>&1; rc=$?
+[ $rc -eq 4 ] && same
+ok $? "workload skipped by wl_stream: exit 4, restored"
+
+run --check default NO_WA_IDLE name=x,WA_BIAS,NO_WA_WEIGHT > "$tmp/check" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q "3 specs OK" "$tmp/check" && same
+ok $? "--check applies, restores and verifies every spec"
+
+[ $fails -eq 0 ]
