@@ -38,7 +38,6 @@ static const char * const wl_rule_names[WL_NR_RULES] = {
 
 static const char * const wl_check_names[WL_NR_CHECKS] = {
 	[WL_CHECK_OLD]	= "old",
-	[WL_CHECK_NONE]	= "none",
 };
 
 #define WL_NR_WORDS (sizeof(struct wl_counters) / sizeof(unsigned long))
@@ -168,7 +167,7 @@ int wl_oldcheck_show(struct seq_file *m, void *v)
 	wl_stats_sum(sum);
 	if (wl_hook_present() && wl_tp_found("sched_wake_affine_tp")) {
 		seq_puts(m, "# source: sched_wake_affine_tp; the module's old policy recomputed for the same inputs\n");
-		seq_puts(m, "# none: meaningful only when WA_OLD is the only WA_* feature on\n");
+		seq_puts(m, "# counted while the hook is registered (policy kernel, passthrough=register, or any other policy)\n");
 	} else {
 		seq_puts(m, "# source: none (needs the policy hook and sched_wake_affine_tp)\n");
 	}

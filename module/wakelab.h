@@ -43,8 +43,7 @@ enum wl_col {
 #define WL_NR_RULES		5
 /* Rows of the oldcheck table. */
 enum wl_check {
-	WL_CHECK_OLD,	/* rule == WA_RULE_OLD: kernel pulled to the waker */
-	WL_CHECK_NONE,	/* rule == WA_RULE_NONE: nothing pulled */
+	WL_CHECK_OLD,	/* rule == WA_RULE_OLD decisions */
 	WL_NR_CHECKS
 };
 

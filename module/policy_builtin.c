@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wakelab: the built-in wake-affine policies.
+ *
+ * kernel, old, idle, weight, idle+weight, always and never, plus the
+ * helpers they share.  idle, weight and old are module copies of
+ * wake_affine_idle(), wake_affine_weight() and wake_affine_old() in
+ * kernel/sched/fair.c of the patched 6.1 kernel, built on the helpers the
+ * series exports.  A policy answers args->this_cpu (pull the wakee to the
+ * waker) or args->prev_cpu (leave it); "kernel" answers -1, leaving the
+ * decision to the sched features.  Every select() runs with preemption
+ * disabled inside rcu_read_lock() and must not sleep.
+ */
+#include <linux/sched.h>
+#include <linux/sched/topology.h>
+
+#include "wakelab.h"
+
+/**
+ * wl_pct() - imbalance_pct a policy should use
+ * @args: the question
+ *
+ * Return: the imbalance_pct file's value, or the domain's when it is 0.
+ */
+unsigned int wl_pct(const struct wake_affine_args *args)
+{
+	unsigned int pct = READ_ONCE(wl_imbalance_pct);
+
+	return pct ? pct : args->imbalance_pct;
+}
+
+/**
+ * wl_cpu_idle() - whether @cpu runs nothing
+ * @cpu: CPU
+ *
+ * 6.1 does not export available_idle_cpu(); an empty runqueue is the
+ * closest exported test (it does not see a pending wakeup or a preempted
+ * vCPU).
+ */
+bool wl_cpu_idle(int cpu)
+{
+	return !sched_cpu_nr_running(cpu);
+}
+
+/**
+ * wl_wa_idle() - wake_affine_idle()
+ * @args: the question
+ *
+ * Return: this_cpu, prev_cpu, or -1 for no opinion.
+ */
+int wl_wa_idle(const struct wake_affine_args *args)
+{
+	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
+
+	if (wl_cpu_idle(this_cpu) && cpus_share_cache(this_cpu, prev_cpu))
+		return wl_cpu_idle(prev_cpu) ? prev_cpu : this_cpu;
+	if (args->sync && sched_cpu_nr_running(this_cpu) == 1)
+		return this_cpu;
+	if (wl_cpu_idle(prev_cpu))
+		return prev_cpu;
+	return -1;
+}
+
+/**
+ * wl_wa_weight() - wake_affine_weight(), WA_BIAS read from the bias file
+ * @args: the question
+ *
+ * Return: this_cpu, or -1 for no opinion.
+ */
+int wl_wa_weight(const struct wake_affine_args *args)
+{
+	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
+	bool bias = READ_ONCE(wl_bias);
+	s64 this_eff_load, prev_eff_load;
+	unsigned long task_load;
+
+	this_eff_load = sched_cpu_load(this_cpu);
+	if (args->sync) {
+		unsigned long current_load = sched_task_load(current);
+
+		if (current_load > this_eff_load)
+			return this_cpu;
+		this_eff_load -= current_load;
+	}
+
+	task_load = sched_task_load(args->p);
+	this_eff_load += task_load;
+	if (bias)
+		this_eff_load *= 100;
+	this_eff_load *= sched_cpu_capacity(prev_cpu);
+
+	prev_eff_load = sched_cpu_load(prev_cpu);
+	prev_eff_load -= task_load;
+	if (bias)
+		prev_eff_load *= 100 + (wl_pct(args) - 100) / 2;
+	prev_eff_load *= sched_cpu_capacity(this_cpu);
+
+	/* A tie stacks the wakee on a sync waker. */
+	if (args->sync)
+		prev_eff_load += 1;
+
+	return this_eff_load < prev_eff_load ? this_cpu : -1;
+}
+
+/**
+ * wl_wa_old() - wake_affine_old(): compare the two LLCs' statistics
+ * @args: the question
+ *
+ * Return: this_cpu, or -1 for no opinion.
+ */
+int wl_wa_old(const struct wake_affine_args *args)
+{
+	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
+	struct sched_llc_stats prev_stats, this_stats;
+	s64 this_eff_load, prev_eff_load;
+	unsigned long task_load;
+
+	if (!sched_llc_stats_get(prev_cpu, &prev_stats) ||
+	    !sched_llc_stats_get(this_cpu, &this_stats))
+		return -1;
+
+	if (args->sync) {
+		unsigned long current_load = sched_task_load(current);
+
+		if (current_load > this_stats.load)
+			return this_cpu;
+		this_stats.load -= current_load;
+	}
+
+	if (prev_stats.has_capacity &&
+	    prev_stats.nr_running < this_stats.nr_running + 1)
+		return -1;
+
+	if (this_stats.has_capacity &&
+	    this_stats.nr_running + 1 < prev_stats.nr_running)
+		return this_cpu;
+
+	task_load = sched_task_load(args->p);
+
+	this_eff_load = 100;
+	this_eff_load *= prev_stats.capacity;
+
+	prev_eff_load = 100 + (wl_pct(args) - 100) / 2;
+	prev_eff_load *= this_stats.capacity;
+
+	this_eff_load *= this_stats.load + task_load;
+	prev_eff_load *= prev_stats.load - task_load;
+
+	return this_eff_load <= prev_eff_load ? this_cpu : -1;
+}
+
+/* A helper's answer as a decision: no opinion means the previous CPU. */
+static int wl_decide(const struct wake_affine_args *args, int cpu)
+{
+	return cpu == args->this_cpu ? cpu : args->prev_cpu;
+}
+
+static int wl_select_kernel(const struct wake_affine_args *args)
+{
+	return -1;
+}
+
+static int wl_select_old(const struct wake_affine_args *args)
+{
+	return wl_decide(args, wl_wa_old(args));
+}
+
+static int wl_select_idle(const struct wake_affine_args *args)
+{
+	return wl_decide(args, wl_wa_idle(args));
+}
+
+static int wl_select_weight(const struct wake_affine_args *args)
+{
+	return wl_decide(args, wl_wa_weight(args));
+}
+
+static int wl_select_idle_weight(const struct wake_affine_args *args)
+{
+	int cpu = wl_wa_idle(args);
+
+	if (cpu < 0)
+		cpu = wl_wa_weight(args);
+	return wl_decide(args, cpu);
+}
+
+static int wl_select_always(const struct wake_affine_args *args)
+{
+	return args->this_cpu;
+}
+
+static int wl_select_never(const struct wake_affine_args *args)
+{
+	return args->prev_cpu;
+}
+
+const struct wl_policy wl_policy_kernel = {
+	.name	= "kernel",
+	.select	= wl_select_kernel,
+	.doc	= "pass-through: the sched features (WA_OLD, WA_IDLE, WA_WEIGHT) decide",
+};
+
+const struct wl_policy wl_policy_old = {
+	.name	= "old",
+	.select	= wl_select_old,
+	.doc	= "wake_affine_old(): LLC nr_running, load and capacity",
+};
+
+const struct wl_policy wl_policy_idle = {
+	.name	= "idle",
+	.select	= wl_select_idle,
+	.doc	= "wake_affine_idle(): idle waker or previous CPU, sync to a lone waker",
+};
+
+const struct wl_policy wl_policy_weight = {
+	.name	= "weight",
+	.select	= wl_select_weight,
+	.doc	= "wake_affine_weight(): capacity-scaled CPU loads, bias file for WA_BIAS",
+};
+
+const struct wl_policy wl_policy_idle_weight = {
+	.name	= "idle+weight",
+	.select	= wl_select_idle_weight,
+	.doc	= "idle, then weight when idle has no opinion (the 6.1 default)",
+};
+
+const struct wl_policy wl_policy_always = {
+	.name	= "always",
+	.select	= wl_select_always,
+	.doc	= "always the waker's CPU",
+};
+
+const struct wl_policy wl_policy_never = {
+	.name	= "never",
+	.select	= wl_select_never,
+	.doc	= "always the previous CPU",
+};

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the wakelab.ko kselftests (wakelab_module_test,
+ * wakelab_policy_test): read the module's tables and knobs, run a loopback
+ * workload in the background (wl_stream when it is on PATH, else a pipe
+ * ping-pong), and parse CPU lists.  Header-only, like the other helpers.
+ */
+#ifndef WAKELAB_MODTEST_H
+#define WAKELAB_MODTEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wakelab_debugfs.h"
+#include "wakelab_util.h"
+
+#define WL_MAX_CPUS		1024
+#define WL_PLACE_COLS		"policy wakeups waker_cpu prev_cpu waker_llc prev_llc other cross_llc sync"
+#define WL_LLC_COLS		"llc cpus nr_running load util capacity has_capacity"
+#define WL_CAPS_COLS		"cap value"
+#define WL_DECISION_COLS	"rule calls waker"
+#define WL_CHECK_COLS		"rule agree disagree"
+
+/* Placement categories that partition the wakeups. */
+static const char * const wl_place_parts[] = {
+	"waker_cpu", "prev_cpu", "waker_llc", "prev_llc", "other",
+};
+
+/* Path of a file in the module's directory (static buffer per call site). */
+static inline const char *wl_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", WL_MODULE_DIR, name);
+	return buf;
+}
+
+/* Read module table @name into @t: 0 or -errno. */
+static inline int wl_table(const char *name, struct wl_dbg_table *t)
+{
+	char p[256];
+
+	return wl_dbg_table_read(wl_path(p, sizeof(p), name), t);
+}
+
+/* The column names of @t joined by single spaces. */
+static inline void wl_table_header(const struct wl_dbg_table *t, char *buf,
+				   size_t len)
+{
+	size_t off = 0;
+	int c;
+
+	buf[0] = '\0';
+	for (c = 0; c < t->ncols && off < len; c++)
+		off += snprintf(buf + off, len - off, "%s%s", c ? " " : "",
+				t->col[c]);
+}
+
+/* Write @s to module file @name: 0 or -errno. */
+static inline int wl_knob_set(const char *name, const char *s)
+{
+	char p[256];
+
+	return wl_write_str(wl_path(p, sizeof(p), name), s);
+}
+
+/* Read module file @name: length or -errno. */
+static inline ssize_t wl_knob_get(const char *name, char *buf, size_t len)
+{
+	char p[256];
+
+	return wl_read_file(wl_path(p, sizeof(p), name), buf, len);
+}
+
+/* Value of capability @cap from the caps table ("" when absent). */
+static inline const char *wl_cap(const char *cap)
+{
+	static char val[WL_DBG_TOKEN];
+	struct wl_dbg_table *t = wl_dbg_table_new();
+	int r;
+
+	val[0] = '\0';
+	if (t && !wl_table("caps", t)) {
+		r = wl_dbg_row(t, cap);
+		if (r >= 0 && t->ncols > 1)
+			snprintf(val, sizeof(val), "%s", t->cell[r][1]);
+	}
+	free(t);
+	return val;
+}
+
+/* Parse a kernel CPU list ("0-1,4") into @set; count or -EINVAL. */
+static inline int wl_cpulist(const char *s, bool *set, int max)
+{
+	int n = 0, a, b, i;
+	char *end;
+
+	memset(set, 0, max * sizeof(*set));
+	while (*s && *s != '\n') {
+		a = strtol(s, &end, 10);
+		if (end == s || a < 0 || a >= max)
+			return -EINVAL;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= max)
+				return -EINVAL;
+			s = end;
+		}
+		for (i = a; i <= b; i++, n++)
+			set[i] = true;
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -EINVAL;
+	}
+	return n;
+}
+
+static inline int wl_online_cpus(bool *set)
+{
+	char buf[4096];
+
+	if (wl_read_file("/sys/devices/system/cpu/online", buf,
+			 sizeof(buf)) <= 0)
+		return -EIO;
+	return wl_cpulist(buf, set, WL_MAX_CPUS);
+}
+
+/* Pipe ping-pong between two processes for @secs (fallback workload). */
+static inline void wl_pingpong(int secs)
+{
+	int ab[2], ba[2];
+	time_t end = time(NULL) + secs;
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(ab) || pipe(ba))
+		_exit(1);
+	pid = fork();
+	if (pid < 0)
+		_exit(1);
+	if (!pid) {
+		while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	while (time(NULL) < end)
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			break;
+	close(ab[1]);
+	waitpid(pid, NULL, 0);
+	_exit(0);
+}
+
+/**
+ * wl_load_start() - start a loopback workload in the background
+ * @workload: wl_stream workload (tcp_stream, tcp_rr, ...)
+ * @instances: wl_stream -n argument ("2*cpus", "1", ...)
+ * @secs: measurement seconds
+ *
+ * Runs wl_stream in its own process group, output discarded; falls back
+ * to a pipe ping-pong when wl_stream cannot be executed.
+ * Return: pid (also the process group), or -errno.
+ */
+static inline pid_t wl_load_start(const char *workload, const char *instances,
+				  int secs)
+{
+	char dur[16];
+	pid_t pid;
+	int fd;
+
+	snprintf(dur, sizeof(dur), "%d", secs);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid)
+		return pid;
+	setpgid(0, 0);
+	fd = open("/dev/null", O_WRONLY);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		close(fd);
+	}
+	execlp("wl_stream", "wl_stream", "-w", workload, "-n", instances,
+	       "-l", dur, "-W", "0", "-b", (char *)NULL);
+	wl_pingpong(secs);
+	_exit(1);
+}
+
+/* Wait for the workload; its exit status, or -1 when killed. */
+static inline int wl_load_wait(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Stop the workload and everything it forked. */
+static inline void wl_load_stop(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Sleep @ms milliseconds. */
+static inline void wl_msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Make sure wakelab.ko is loaded with method @method ("" for any):
+ * reloads it when loaded with another one.  0, or -errno.
+ */
+static inline int wl_module_ensure(const char *method, bool *loaded_here)
+{
+	char params[64];
+	int ret;
+
+	*loaded_here = false;
+	if (wl_module_loaded()) {
+		if (!*method || !strcmp(wl_cap("method"), method))
+			return 0;
+		ret = wl_module_unload();
+		if (ret)
+			return ret;
+	}
+	snprintf(params, sizeof(params), "%s%s", *method ? "method=" : "",
+		 method);
+	ret = wl_module_load(params);
+	if (!ret)
+		*loaded_here = true;
+	return ret;
+}
+
+#endif /* WAKELAB_MODTEST_H */
