@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wakelab_debugfs.h"
 #include "wakelab_util.h"
 
 #define WL_SPEC_MAX_ITEMS	24
@@ -419,41 +420,56 @@ static inline int wl_feature_state(const char *list, const char *name)
 	return -ENOENT;
 }
 
-/* Active entry of a "a [b] c" listing into buf; 0 or -ENOENT. */
-static inline int wl_policy_active(const char *list, char *buf, size_t len)
+/* Active policy of a policy file's text into buf; 0 or -errno. */
+static inline int wl_policy_active(const char *text, char *buf, size_t len)
 {
-	const char *o = strchr(list, '['), *c;
+	struct wl_dbg_policy pol;
+	int ret = wl_dbg_policy_parse(text, &pol);
 
-	if (!o)
-		return -ENOENT;
-	c = strchr(o, ']');
-	if (!c || (size_t)(c - o - 1) >= len || c == o + 1)
-		return -ENOENT;
-	memcpy(buf, o + 1, c - o - 1);
-	buf[c - o - 1] = '\0';
+	if (ret)
+		return ret;
+	snprintf(buf, len, "%s", pol.name[pol.active]);
 	return 0;
 }
 
-/* Whether "name" is listed (bracketed or not) in a policy listing. */
-static inline int wl_policy_listed(const char *list, const char *name)
+/* Whether @name is one of the policies a policy file's text lists. */
+static inline int wl_policy_listed(const char *text, const char *name)
 {
-	size_t nl = strlen(name);
-	const char *p = list;
+	struct wl_dbg_policy pol;
+	int i;
 
-	while (*p) {
-		size_t l;
-
-		p += strspn(p, " \t\n");
-		l = strcspn(p, " \t\n");
-		if (l && p[0] == '[' && p[l - 1] == ']') {
-			if (l - 2 == nl && !strncmp(p + 1, name, nl))
-				return 1;
-		} else if (l == nl && !strncmp(p, name, nl)) {
+	if (wl_dbg_policy_parse(text, &pol))
+		return 0;
+	for (i = 0; i < pol.n; i++)
+		if (!strcmp(pol.name[i], name))
 			return 1;
-		}
-		p += l;
-	}
 	return 0;
+}
+
+/*
+ * Whether the module reports the kernel's policy hook: caps "hook yes"
+ * (or, without a readable caps table, a policy file not saying "absent").
+ */
+static inline int wl_hook_present(const struct wl_state *st,
+				  const char *policy_text)
+{
+	struct wl_dbg_table *t = wl_dbg_table_new();
+	char path[WL_SPEC_PATH];
+	int r, c, ret = -1;
+
+	if (t) {
+		wl_path(st, path, sizeof(path), "wakelab/caps");
+		if (!wl_dbg_table_read(path, t)) {
+			r = wl_dbg_row(t, "hook");
+			c = wl_dbg_col(t, "value");
+			if (r >= 0 && c >= 0)
+				ret = !strcmp(t->cell[r][c], "yes");
+		}
+		free(t);
+	}
+	if (ret < 0)
+		ret = !strstr(policy_text, "hook: absent");
+	return ret;
 }
 
 /* Current value of a setting into buf (features: "1"/"0"). */
@@ -669,12 +685,21 @@ static inline int wl_check_item(struct wl_state *st, const struct wl_spec *sp,
 				      sp->text, path);
 		if (it->kind == WL_IT_POLICY) {
 			wl_path(st, path, sizeof(path), "wakelab/policy");
-			if (wl_read_text(path, text, sizeof(text)))
+			if (wl_read_text(path, text, sizeof(text)) ||
+			    !wl_hook_present(st, text))
 				return wl_err(err, elen,
-					      "spec '%s': this kernel has no wakelab policy hook (no %s: module policies need the patched kernel, KERNEL=patched)",
-					      sp->text, path);
+					      "spec '%s': this kernel has no wakelab policy hook (module policies need the patched kernel, KERNEL=patched)",
+					      sp->text);
 			if (!wl_policy_listed(text, it->value)) {
-				wl_trim(text);
+				struct wl_dbg_policy pol;
+				size_t o = 0;
+				int k;
+
+				wl_dbg_policy_parse(text, &pol);
+				text[0] = '\0';
+				for (k = 0; k < pol.n && o < 512; k++)
+					o += snprintf(text + o, 512 - o, "%s%s",
+						      k ? " " : "", pol.name[k]);
 				return wl_err(err, elen,
 					      "spec '%s': unknown wakelab policy '%s' (this module offers: %s)",
 					      sp->text, it->value, text);

@@ -172,6 +172,16 @@ static void test_check(void)
 	      "unknown tunable refused\n");
 	CHECK(check(st, dom, 1, sp, err) == -1 && strstr(err, "NUMA"),
 	      "unknown domain refused\n");
+	put("wakelab/policy", "# hook: absent (this kernel has no hook)\n[observe]\n");
+	CHECK(check(st, pol, 1, sp, err) == -1 && strstr(err, "policy hook"),
+	      "stock module's policy file (hook absent) refused\n");
+	put("wakelab/policy", "# hook: present\n# old: the [old] rule\nkernel [old] never\n");
+	put("wakelab/caps", "# caps\ncap value\nhook no\n");
+	CHECK(check(st, pol, 1, sp, err) == -1 && strstr(err, "policy hook"),
+	      "caps 'hook no' refused\n");
+	put("wakelab/caps", "# caps\ncap value\nhook yes\n");
+	CHECK(check(st, pol, 1, sp, err) == 0 && !strcmp(st->set[0].orig, "old"),
+	      "caps 'hook yes', commented policy file parsed\n");
 	make_tree(1);
 	CHECK(check(st, unk, 1, sp, err) == -1 && strstr(err, "always"),
 	      "unknown policy refused, offers listed\n");
@@ -252,7 +262,7 @@ int main(void)
 	snprintf(root, sizeof(root), "/tmp/test_wl_compare_spec.%d", getpid());
 	setenv("WL_FAKE_DEBUGFS", root, 1);
 	ksft_print_header();
-	ksft_set_plan(22);
+	ksft_set_plan(25);
 	test_syntax();
 	test_check();
 	test_apply();
