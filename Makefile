@@ -51,4 +51,8 @@ kernel:
 kernel-check:
 	@scripts/kernel-check
 
-.PHONY: all deps module install clean selftests check compare kernel kernel-check
+# wl_stream against iperf3 on the host's loopback (README "wl_stream").
+bench-stream: selftests
+	@scripts/bench-stream
+
+.PHONY: all deps module install clean selftests check compare kernel kernel-check bench-stream

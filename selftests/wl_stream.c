@@ -62,6 +62,7 @@
 #define WS_POLL_NS		10000000L
 #define WS_UDP_IDLE_MS		100
 #define WS_SCTP_MANY_MIN_RECV	16
+#define WS_THREAD_STACK		(256 << 10)
 
 enum ws_phase {
 	WS_PH_SETUP,
@@ -757,11 +758,11 @@ static int ws_reap(bool early, char *why, size_t len)
 					 "instance %d %s killed by signal %d",
 					 i, k ? "receiver" : "sender",
 					 WTERMSIG(st));
-			else if (early && !why[0])
+			else if ((early || WEXITSTATUS(st)) && !why[0])
 				snprintf(why, len,
-					 "instance %d %s exited early (status %d)",
+					 "instance %d %s exited %s(status %d)",
 					 i, k ? "receiver" : "sender",
-					 WEXITSTATUS(st));
+					 early ? "early " : "", WEXITSTATUS(st));
 		}
 	}
 	return running;
@@ -866,6 +867,7 @@ static int ws_start(char *why, size_t len)
 {
 	static struct ws_worker_arg *args;
 	pid_t parent = getpid(), pid;
+	pthread_attr_t attr;
 	struct ws_inst *in;
 	int i, k, err;
 
@@ -874,6 +876,9 @@ static int ws_start(char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		return -1;
 	}
+	/* Workers need little stack; thousands of 8 MiB stacks do not fit. */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, WS_THREAD_STACK);
 	for (i = 0; i < cfg.instances; i++) {
 		in = &sh->inst[i];
 		ws_pin_cpus(&topo, cfg.pin, i, &in->snd_pin, &in->rcv_pin);
@@ -884,7 +889,7 @@ static int ws_start(char *why, size_t len)
 			if (cfg.threads) {
 				args[2 * i + k].inst = i;
 				args[2 * i + k].sender = k == 0;
-				err = pthread_create(&in->tid[k], NULL,
+				err = pthread_create(&in->tid[k], &attr,
 						     ws_thread,
 						     &args[2 * i + k]);
 				if (err) {
@@ -966,6 +971,9 @@ static bool ws_wait_done(char *why, size_t len)
 			pthread_join(sh->inst[i].tid[0], NULL);
 			pthread_join(sh->inst[i].tid[1], NULL);
 		}
+	/* A worker that failed while finishing fails the run too. */
+	if (!why[0])
+		ws_check_abort(false, why, len);
 	return !why[0];
 }
 
@@ -1100,6 +1108,30 @@ struct ws_result {
 	bool integrity;
 };
 
+/*
+ * Before v17, /proc/schedstat has no domain names: take them from the
+ * first online CPU's domains in debugfs (6.1) or the old sysctl.
+ */
+static void ws_domain_names(struct ws_schedstat *ss)
+{
+	static const char * const fmt[] = {
+		"/sys/kernel/debug/sched/domains/cpu%d/domain%d/name",
+		"/proc/sys/kernel/sched_domain/cpu%d/domain%d/name",
+	};
+	char path[128], buf[WS_SD_NAME_LEN];
+	unsigned int f;
+	int d;
+
+	for (d = 0; d < ss->ndomains; d++) {
+		for (f = 0; f < 2 && !ss->sd[d].name[0]; f++) {
+			snprintf(path, sizeof(path), fmt[f], topo.cpu[0], d);
+			if (!ws_read_line(path, buf, sizeof(buf)))
+				snprintf(ss->sd[d].name, WS_SD_NAME_LEN, "%s",
+					 buf);
+		}
+	}
+}
+
 static double ws_mbps(uint64_t bytes, double secs)
 {
 	return secs > 0 ? bytes * 8.0 / secs / 1e6 : 0;
@@ -1196,8 +1228,10 @@ static void ws_compute(const struct ws_sample *a, const struct ws_sample *b,
 			      b->perf[ev] - a->perf[ev] : 0;
 	}
 	r->ss_ret = a->ss_ret ? a->ss_ret : b->ss_ret;
-	if (!r->ss_ret)
+	if (!r->ss_ret) {
 		ws_schedstat_delta(&a->ss, &b->ss, &r->ss);
+		ws_domain_names(&r->ss);
+	}
 }
 
 static const char *ws_unit(void)
@@ -1268,6 +1302,7 @@ static void ws_print_json(const struct ws_result *r,
 	ws_json_int(&j, "local_buf", cfg.sndbuf);
 	ws_json_int(&j, "remote_buf", cfg.rcvbuf);
 	ws_json_fix(&j, "duration_s", r->window, 3);
+	ws_json_fix(&j, "duration_requested_s", cfg.duration, 3);
 	ws_json_fix(&j, "warmup_s", cfg.warmup, 3);
 	ws_json_bool(&j, "verify", cfg.verify);
 	ws_json_int(&j, "cpus", topo.ncpus);
