@@ -172,14 +172,29 @@ static inline int ws_parse_size(const char *s, long max, long *out)
 	if (errno)
 		return -1;
 	switch (*end) {
-	case 'K': mul = 1ULL << 10; end++; break;
-	case 'M': mul = 1ULL << 20; end++; break;
-	case 'G': mul = 1ULL << 30; end++; break;
-	case 'k': mul = 1000ULL; end++; break;
-	case 'm': mul = 1000000ULL; end++; break;
-	case 'g': mul = 1000000000ULL; end++; break;
-	default: break;
+	case 'K':
+		mul = 1ULL << 10;
+		break;
+	case 'M':
+		mul = 1ULL << 20;
+		break;
+	case 'G':
+		mul = 1ULL << 30;
+		break;
+	case 'k':
+		mul = 1000ULL;
+		break;
+	case 'm':
+		mul = 1000000ULL;
+		break;
+	case 'g':
+		mul = 1000000000ULL;
+		break;
+	default:
+		break;
 	}
+	if (mul != 1)
+		end++;
 	if (*end || v == 0 || v > (unsigned long long)max / mul)
 		return -1;
 	*out = (long)(v * mul);

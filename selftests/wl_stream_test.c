@@ -211,22 +211,55 @@ FIXTURE_TEARDOWN(stream)
 	free(self->run);
 }
 
-#define WLT_VARIANT(w, all)						\
-	FIXTURE_VARIANT_ADD(stream, w##_##all) {			\
-		.workload = #w,						\
-		.all_cpus = !strcmp(#all, "cpus"),			\
-	}
+FIXTURE_VARIANT_ADD(stream, tcp_stream_1) {
+	.workload = "tcp_stream",
+	.all_cpus = 0,
+};
 
-WLT_VARIANT(tcp_stream, 1);
-WLT_VARIANT(tcp_stream, cpus);
-WLT_VARIANT(udp_stream, 1);
-WLT_VARIANT(udp_stream, cpus);
-WLT_VARIANT(sctp_stream, 1);
-WLT_VARIANT(sctp_stream, cpus);
-WLT_VARIANT(sctp_stream_many, 1);
-WLT_VARIANT(sctp_stream_many, cpus);
-WLT_VARIANT(tcp_rr, 1);
-WLT_VARIANT(tcp_rr, cpus);
+FIXTURE_VARIANT_ADD(stream, tcp_stream_cpus) {
+	.workload = "tcp_stream",
+	.all_cpus = 1,
+};
+
+FIXTURE_VARIANT_ADD(stream, udp_stream_1) {
+	.workload = "udp_stream",
+	.all_cpus = 0,
+};
+
+FIXTURE_VARIANT_ADD(stream, udp_stream_cpus) {
+	.workload = "udp_stream",
+	.all_cpus = 1,
+};
+
+FIXTURE_VARIANT_ADD(stream, sctp_stream_1) {
+	.workload = "sctp_stream",
+	.all_cpus = 0,
+};
+
+FIXTURE_VARIANT_ADD(stream, sctp_stream_cpus) {
+	.workload = "sctp_stream",
+	.all_cpus = 1,
+};
+
+FIXTURE_VARIANT_ADD(stream, sctp_stream_many_1) {
+	.workload = "sctp_stream_many",
+	.all_cpus = 0,
+};
+
+FIXTURE_VARIANT_ADD(stream, sctp_stream_many_cpus) {
+	.workload = "sctp_stream_many",
+	.all_cpus = 1,
+};
+
+FIXTURE_VARIANT_ADD(stream, tcp_rr_1) {
+	.workload = "tcp_rr",
+	.all_cpus = 0,
+};
+
+FIXTURE_VARIANT_ADD(stream, tcp_rr_cpus) {
+	.workload = "tcp_rr",
+	.all_cpus = 1,
+};
 
 /*
  * Every workload, 1 and `cpus` instances: exit 0, integrity ok, one entry
@@ -339,11 +372,11 @@ static void wlt_check_pins(struct __test_metadata *_metadata,
 		EXPECT_LE(0, sp);
 		EXPECT_EQ(sp, wlt_num(e, "snd_cpu"));
 		EXPECT_EQ(rp, wlt_num(e, "rcv_cpu"));
-		if (same) {
+		/* The harness macros do not nest in if/else. */
+		if (same)
 			EXPECT_EQ(sp, rp);
-		} else {
+		if (!same)
 			EXPECT_NE(sp, rp);
-		}
 	}
 }
 
@@ -397,7 +430,7 @@ TEST_F(engine, bad_usage)
 	struct wlt_run *r = self->run;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		wlt_run(r, bad[i]);
 		EXPECT_EQ(WLT_USAGE, wlt_exit(r)) TH_LOG("'%s'", bad[i]);
 		EXPECT_STREQ("", r->out) TH_LOG("'%s'", bad[i]);

@@ -151,7 +151,7 @@ static void test_instances(void)
 	unsigned int i, bad = 0;
 	int got;
 
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		got = ws_resolve_instances(t[i].s, t[i].ncpus);
 		if (got != t[i].want) {
 			ksft_print_msg("'%s' with %d CPUs: %d, want %d\n",
@@ -175,7 +175,7 @@ static void test_sizes(void)
 	unsigned int i, bad = 0;
 	long v;
 
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		v = -1;
 		if (ws_parse_size(t[i].s, WS_MAX_MSG, &v))
 			v = -1;
@@ -211,7 +211,7 @@ static void test_bad_options(void)
 	struct ws_cfg c;
 	char err[256];
 
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		if (parse(t[i].line, 4, &c, err) != -1 ||
 		    strncmp(err, t[i].msg, strlen(t[i].msg)) ||
 		    strchr(err, '\n')) {
