@@ -39,9 +39,15 @@ selftests:
 check:
 	@scripts/check
 
-# The README's main job: a live policy comparison in the default VM.
+# The README's main job: a live policy comparison in the default VM
+# (README "Comparing policies"; variables KERNEL, SOCKETS, CORES, WORKLOAD,
+# POLICIES, INSTANCES, TRIALS, DURATION, SEED, WL_STREAM_OPTS).
 compare:
 	@scripts/compare
+
+# False-positive rate and power of wl_compare's verdict in the VM.
+bench-verdict:
+	@scripts/bench-verdict
 
 # The patched 6.1 kernel (patches/ on Debian's linux-source-6.1), built in
 # .cache/kernel/build, and the series check (checkpatch, bisectability).
@@ -55,4 +61,4 @@ kernel-check:
 bench-stream: selftests
 	@scripts/bench-stream
 
-.PHONY: all deps module install clean selftests check compare kernel kernel-check bench-stream
+.PHONY: all deps module install clean selftests check compare kernel kernel-check bench-stream bench-verdict
