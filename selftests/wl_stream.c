@@ -801,10 +801,13 @@ static void ws_nap(void)
 	nanosleep(&ts, NULL);
 }
 
-/* Sleep @secs while watching the workers; false when the run must stop. */
-static bool ws_watch(double secs, char *why, size_t len)
+/*
+ * Sleep until @end (ws_now() time) while watching the workers; false when
+ * the run must stop.
+ */
+static bool ws_watch(double end, char *why, size_t len)
 {
-	double end = ws_now() + secs, left;
+	double left;
 	struct timespec ts;
 
 	for (;;) {
@@ -1547,11 +1550,13 @@ int main(int argc, char **argv)
 
 	/* The barrier: every worker is connected and waiting; go. */
 	ws_set_phase(WS_PH_WARMUP);
-	if (cfg.warmup > 0 && !ws_watch(cfg.warmup, why, sizeof(why)))
+	if (cfg.warmup > 0 && !ws_watch(ws_now() + cfg.warmup, why,
+					sizeof(why)))
 		goto fail;
 	ws_set_phase(WS_PH_MEASURE);
 	ws_sample(&s0);
-	if (!ws_watch(cfg.duration, why, sizeof(why)))
+	/* From the first sample's time: sampling is part of the window. */
+	if (!ws_watch(s0.t + cfg.duration, why, sizeof(why)))
 		goto fail;
 	ws_sample(&s1);
 	ws_set_phase(WS_PH_STOP);

@@ -469,6 +469,46 @@ TEST_F(engine, sigterm_reaps_all)
 	EXPECT_EQ(ECHILD, errno);
 }
 
+/*
+ * SIGKILL leaves the controller no chance to clean up: its workers must
+ * still die (PR_SET_PDEATHSIG) instead of running on as orphans.
+ */
+TEST_F(engine, sigkill_workers_die)
+{
+	char *argv[] = { "wl_stream", "-n", "2", "-l", "60", "-W", "0", NULL };
+	struct wlt_run *r = self->run;
+	struct timespec ts = { 1, 500000000 };
+	int ofd, efd, st, orphans = 0, killed = 0;
+	time_t t0;
+	pid_t pid;
+
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	pid = wlt_spawn(argv, &ofd, &efd);
+	ASSERT_LT(0, pid);
+	nanosleep(&ts, NULL);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	wlt_collect(r, pid, ofd, efd);
+	EXPECT_EQ(128 + SIGKILL, wlt_exit(r));
+	/* Its 4 workers come to us, and must all be dead within seconds. */
+	t0 = time(NULL);
+	while (time(NULL) - t0 < 10) {
+		pid = waitpid(-1, &st, WNOHANG);
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = 50000000;
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		orphans++;
+		killed += WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL;
+	}
+	EXPECT_EQ(-1, waitpid(-1, &st, WNOHANG)) TH_LOG("a worker survived");
+	EXPECT_EQ(4, orphans);
+	EXPECT_EQ(4, killed);
+}
+
 /* --schedstats: counters on for the run, the sysctl restored after it. */
 TEST_F(engine, schedstats_on_and_restored)
 {
