@@ -314,7 +314,9 @@ static inline void wl_print_header(FILE *f, const struct wl_run *r)
 		fprintf(f, " {%s}", e->llc[i]);
 	fprintf(f, "\n# mode: %s (%s)\n", e->mode, e->mode_how);
 	if (!strcmp(e->mode, "TCG"))
-		fprintf(f, "# NOTE: TCG emulation: throughput differences are emulator-dominated (no caches are\n#       emulated, vCPUs share host cores); the placement mix is the kernel's own, exact.\n");
+		fputs("# NOTE: TCG emulation: throughput differences are emulator-dominated (no caches are\n"
+		      "#       emulated, vCPUs share host cores); the placement mix is the kernel's own, exact.\n",
+		      f);
 	fprintf(f, "# wakelab module: %s\n", e->module ?
 		"loaded (placement mix from its counters)" :
 		"absent (no placement mix)");
@@ -327,7 +329,8 @@ static inline void wl_print_header(FILE *f, const struct wl_run *r)
 	if (pmin < (1 << 30)) {
 		minp = wl_perm_min_p(pmin, pmin);
 		if (minp > r->alpha)
-			fprintf(f, "# WARNING: with %d trials per cell the smallest attainable p is %.3f > %g:\n#          no difference can be called significant; use more trials.\n",
+			fprintf(f, "# WARNING: with %d trials per cell the smallest attainable p is %.3f > %g:\n"
+				"#          no difference can be called significant; use more trials.\n",
 				pmin, minp, r->alpha);
 	}
 	fprintf(f, "# policies (first = baseline) = spec  [what it sets]:\n");
