@@ -778,8 +778,10 @@ static void wl_parse_args(int argc, char **argv, struct wl_opts *o)
 		wl_usage_exit("at most %s policies", "8");
 	for (i = 0; i < nspec; i++) {
 		if (wl_spec_parse(argv[optind + i], &run.spec[i], err,
-				  sizeof(err)))
-			wl_usage_exit("%s", err);
+				  sizeof(err))) {
+			fprintf(stderr, "wl_compare: %s\n", err);
+			exit(2);
+		}
 	}
 	for (i = 0; i < nspec; i++) {
 		int j;

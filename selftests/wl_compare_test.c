@@ -30,6 +30,8 @@
 
 #define CMP_OUT_MAX	(4 << 20)
 #define CMP_STEP_US	100000
+/* Seconds per comparison test: ~12 trials of ~3 s under TCG, with margin. */
+#define CMP_TIMEOUT	300
 
 static char cmp_bin[PATH_MAX];
 
@@ -175,11 +177,11 @@ TEST_F(compare, bad_spec_changes_nothing)
 }
 
 /* 2 specs x 2 instance counts x 3 trials: integrity and exact restore. */
-TEST_F(compare, short_comparison_restores)
+TEST_F_TIMEOUT(compare, short_comparison_restores, CMP_TIMEOUT)
 {
 	char *argv[] = { NULL, "-q", "-r", "3", "-l", "1", "-n", "1,cpus",
 			 "-O", self->outdir, "default", "NO_WA_IDLE,NO_WA_WEIGHT",
-			 NULL };
+			 "--", "-W", "0.5", NULL };
 	const char *arr, *it = NULL, *e;
 	char *json, after[4096];
 	int ret, n = 0, ok = 0;
@@ -213,7 +215,7 @@ TEST_F(compare, short_comparison_restores)
 }
 
 /* SIGTERM while a spec is applied: the original settings come back. */
-TEST_F(compare, sigterm_restores)
+TEST_F_TIMEOUT(compare, sigterm_restores, CMP_TIMEOUT)
 {
 	char *argv[] = { NULL, "-q", "-r", "3", "-l", "20", "-n", "1",
 			 "default", "NO_WA_IDLE,NO_WA_WEIGHT", NULL };
@@ -225,14 +227,17 @@ TEST_F(compare, sigterm_restores)
 		SKIP(return, "WA_IDLE is not set here");
 	pid = cmp_start(argv, NULL);
 	ASSERT_LT(0, pid);
-	/* Wait (up to 120 s) until the second spec is applied. */
-	for (i = 0; i < 1200 && !seen; i++) {
+	/*
+	 * Wait (up to 120 s) until the second spec has been applied for 2 s:
+	 * a trial is running then, not wl_compare's quick check cycle.
+	 */
+	for (i = 0; i < 1200 && seen < 20; i++) {
 		usleep(CMP_STEP_US);
-		seen = wl_sched_feat_get("WA_IDLE") == 0;
+		seen = wl_sched_feat_get("WA_IDLE") == 0 ? seen + 1 : 0;
 	}
 	kill(pid, SIGTERM);
 	EXPECT_EQ(128 + SIGTERM, cmp_wait(pid));
-	EXPECT_TRUE(seen);
+	EXPECT_EQ(20, seen);
 	EXPECT_EQ(1, wl_sched_feat_get("WA_IDLE"));
 }
 
@@ -241,7 +246,8 @@ static int cmp_verdict(struct __test_metadata *_metadata, const char *outdir,
 		       const char *json_path, char *a, char *b)
 {
 	char *argv[] = { NULL, "-q", "-r", "6", "-l", "1", "-n", "1", "-a",
-			 "0.01", "-O", (char *)outdir, a, b, NULL };
+			 "0.01", "-O", (char *)outdir, a, b, "--", "-W", "0.5",
+			 NULL };
 	const char *st;
 	char *json;
 	int ret, sig;
@@ -265,7 +271,7 @@ static int cmp_verdict(struct __test_metadata *_metadata, const char *outdir,
 	return sig;
 }
 
-TEST_F(compare, aa_not_significant)
+TEST_F_TIMEOUT(compare, aa_not_significant, CMP_TIMEOUT)
 {
 	int sig;
 
@@ -277,7 +283,7 @@ TEST_F(compare, aa_not_significant)
 	EXPECT_EQ(0, sig);
 }
 
-TEST_F(compare, known_effect_significant)
+TEST_F_TIMEOUT(compare, known_effect_significant, CMP_TIMEOUT)
 {
 	char *topo = "/sys/devices/system/cpu/cpu0/topology/physical_package_id";
 	int sig;
