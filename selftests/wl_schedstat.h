@@ -154,7 +154,7 @@ static inline int ws_schedstat_parse(char *text, struct ws_schedstat *s)
 static inline int ws_schedstat_read(const char *path, struct ws_schedstat *s)
 {
 	size_t len = 0, cap = 1 << 16;
-	char *buf;
+	char *buf, *bigger;
 	size_t n;
 	FILE *f;
 	int ret;
@@ -169,7 +169,10 @@ static inline int ws_schedstat_read(const char *path, struct ws_schedstat *s)
 		if (len < cap - 1)
 			break;
 		cap *= 2;
-		buf = realloc(buf, cap);
+		bigger = realloc(buf, cap);
+		if (!bigger)
+			free(buf);
+		buf = bigger;
 	}
 	fclose(f);
 	if (!buf)
