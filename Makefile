@@ -61,4 +61,13 @@ kernel-check:
 bench-stream: selftests
 	@scripts/bench-stream
 
-.PHONY: all deps module install clean selftests check compare kernel kernel-check bench-stream bench-verdict
+# The debug kernel (scripts/kernel-debug.config over the patched one: KASAN,
+# lockdep, kmemleak, ...) in .cache/kernel/build-debug, and the suite, the
+# long fuzzer/stress runs and a kmemleak scan on it (README "Debug kernel").
+kernel-debug:
+	@scripts/build-kernel-debug
+
+check-debug:
+	@scripts/check-debug
+
+.PHONY: all deps module install clean selftests check compare kernel kernel-check kernel-debug check-debug bench-stream bench-verdict
