@@ -40,7 +40,14 @@
 
 #include "wakelab.h"
 
-DEFINE_PER_CPU_READ_MOSTLY(int, wl_llc_of);
+/*
+ * Plain DEFINE_PER_CPU: a module's per-CPU data must be in .data..percpu,
+ * the only section the 6.1 module loader allocates per CPU;
+ * DEFINE_PER_CPU_READ_MOSTLY would put it in .data..percpu..read_mostly,
+ * which stays ordinary module data, and per_cpu() on it hits a wild
+ * address.
+ */
+DEFINE_PER_CPU(int, wl_llc_of);
 
 /* Head of struct rq in kernel/sched/sched.h. */
 struct wl_rq_head {

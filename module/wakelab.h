@@ -88,7 +88,7 @@ int wl_decisions_show(struct seq_file *m, void *v);
 int wl_oldcheck_show(struct seq_file *m, void *v);
 
 /* llc.c: LLC grouping and per-LLC statistics. */
-DECLARE_PER_CPU_READ_MOSTLY(int, wl_llc_of);
+DECLARE_PER_CPU(int, wl_llc_of);
 void wl_llc_refresh(void);
 int wl_llc_show(struct seq_file *m, void *v);
 void wl_llc_calib_rq(const void *rq, int change);
