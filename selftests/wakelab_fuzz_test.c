@@ -549,6 +549,8 @@ FIXTURE_SETUP(fuzz)
 {
 	int ret;
 
+	/* Summary lines survive the harness's _exit() into a pipe. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&self->f, 0, sizeof(self->f));
 	self->skip = wl_kernel_test_skip_reason();
 	self->writes = env_ulong("WAKELAB_FUZZ_WRITES", FUZZ_DEFAULT_WRITES);

@@ -284,6 +284,8 @@ FIXTURE_SETUP(stress)
 	bool online[WL_MAX_CPUS];
 	int ret;
 
+	/* Summary lines survive the harness's _exit() into a pipe. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	self->skip = wl_kernel_test_skip_reason();
 	if (self->skip)
 		return;
