@@ -678,7 +678,7 @@ static int wl_write_out(const char *dir)
 static void wl_parse_args(int argc, char **argv, struct wl_opts *o)
 {
 	const char *inst = WL_DEFAULT_INSTANCES, *sizes = NULL;
-	int c, i, nspec, seeded = 0;
+	int c, i, nspec, nopt, seeded = 0;
 	char err[512];
 
 	memset(o, 0, sizeof(*o));
@@ -693,7 +693,14 @@ static void wl_parse_args(int argc, char **argv, struct wl_opts *o)
 	run.max_exact = WL_DEFAULT_MAX_EXACT;
 	run.nrand = WL_DEFAULT_PERMS;
 
-	while ((c = getopt_long(argc, argv, "w:n:m:r:l:o:s:a:P:E:bjO:R:t:cqh",
+	/* Everything after the first "--" is wl_stream's, not ours. */
+	for (nopt = 1; nopt < argc && strcmp(argv[nopt], "--"); nopt++)
+		;
+	if (nopt < argc) {
+		o->extra = &argv[nopt + 1];
+		o->nextra = argc - nopt - 1;
+	}
+	while ((c = getopt_long(nopt, argv, "w:n:m:r:l:o:s:a:P:E:bjO:R:t:cqh",
 				wl_opts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
@@ -768,10 +775,7 @@ static void wl_parse_args(int argc, char **argv, struct wl_opts *o)
 			exit(2);
 		}
 	}
-	/* After getopt: SPEC... [-- EXTRA...] */
-	for (nspec = 0; optind + nspec < argc &&
-	     strcmp(argv[optind + nspec], "--"); nspec++)
-		;
+	nspec = nopt - optind;
 	if (!nspec)
 		wl_usage_exit("%s", "no policy SPEC given");
 	if (nspec > WL_MAX_POLICIES)
@@ -792,10 +796,6 @@ static void wl_parse_args(int argc, char **argv, struct wl_opts *o)
 					      run.spec[i].label);
 	}
 	run.npol = nspec;
-	if (optind + nspec < argc) {
-		o->extra = &argv[optind + nspec + 1];
-		o->nextra = argc - optind - nspec - 1;
-	}
 	for (i = 0; i < o->nextra; i++) {
 		size_t l = strlen(run.extra);
 

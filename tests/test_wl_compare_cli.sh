@@ -33,7 +33,7 @@ if ! make -s -C "$top/selftests" wl_compare >/dev/null 2>&1 && [ ! -x "$cmp" ]; 
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi
-echo "1..16"
+echo "1..17"
 
 mkdir -p "$tmp/dbg/sched" "$tmp/dbg/wakelab"
 feat="GENTLE_FAIR_SLEEPERS START_DEBIT NO_HRTICK WA_IDLE WA_WEIGHT WA_BIAS"
@@ -130,5 +130,10 @@ ok $? "workload skipped by wl_stream: exit 4, restored"
 run --check default NO_WA_IDLE name=x,WA_BIAS,NO_WA_WEIGHT > "$tmp/check" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q "3 specs OK" "$tmp/check" && same
 ok $? "--check applies, restores and verifies every spec"
+
+FAKE_ARGS_LOG=$tmp/args run -r 1 -n 2 -m 64K default name=p,pin=same-cpu -- -W 0.5 -s 1M >/dev/null 2>&1
+grep -q -- '^--json -w tcp_stream -n 2 -l 1 -m 64K -W 0.5 -s 1M$' "$tmp/args" &&
+	grep -q -- '^--json -w tcp_stream -n 2 -l 1 -m 64K -W 0.5 -s 1M --pin same-cpu$' "$tmp/args"
+ok $? "wl_stream gets the cell, the options after -- and the spec's pin="
 
 [ $fails -eq 0 ]
