@@ -9,10 +9,10 @@
  *    one), rmmod; every cycle runs while 2 x CPUs tcp_stream and 2 x CPUs
  *    tcp_rr wl_stream instances (payload verified) run, with a reader of
  *    every file per CPU; every wl_stream round must exit 0;
- *  - concurrent_rw: for $WAKELAB_STRESS_SECS seconds (default 5), one
- *    thread pinned to each CPU reads every file (each read must parse)
- *    and writes good and bad values to the knobs (each result must be the
- *    documented one);
+ *  - concurrent_rw: for $WAKELAB_STRESS_SECS seconds (default 5), two
+ *    threads pinned to each CPU: one reads every file (each read must
+ *    parse), one writes good and bad values to the knobs (each result
+ *    must be the documented one);
  *  - hotplug: $WAKELAB_HOTPLUG_CYCLES (default 2) times, one CPU of each
  *    LLC goes offline and comes back while the module is enabled (the
  *    "old" policy when the kernel has the hook) and tcp_rr runs; every
@@ -450,6 +450,7 @@ TEST_F_TIMEOUT(stress, reload_under_load, 7200)
 struct rw {
 	struct reader r;
 	bool hook;
+	bool writer;		/* writes the knobs; else reads every file */
 	unsigned long writes, wrong;
 	char last_wrong[256];
 };
@@ -483,11 +484,14 @@ static void *rw_fn(void *arg)
 	pin_self(w->r.cpu);
 	while (!__atomic_load_n(w->r.stop, __ATOMIC_RELAXED)) {
 		i++;
-		name = all_files[i % ARRAY_SIZE(all_files)];
-		if (strcmp(name, "reset")) {
+		if (!w->writer) {
+			name = all_files[i % ARRAY_SIZE(all_files)];
+			if (!strcmp(name, "reset"))
+				continue;
 			w->r.reads++;
 			if (read_check(&w->r, name))
 				w->r.bad++;
+			continue;
 		}
 		k = i % ARRAY_SIZE(knobs);
 		v = (i / ARRAY_SIZE(knobs)) % 8;
@@ -513,7 +517,7 @@ TEST_F_TIMEOUT(stress, concurrent_rw, 3600)
 	unsigned long reads = 0, writes = 0, bad = 0, wrong = 0;
 	bool online[WL_MAX_CPUS];
 	bool stop = false;
-	struct rw w[64];
+	struct rw w[128];
 	int cpu, n = 0, i;
 	pid_t pid;
 	bool done;
@@ -522,6 +526,7 @@ TEST_F_TIMEOUT(stress, concurrent_rw, 3600)
 	ASSERT_LT(0, wl_online_cpus(online));
 	pid = stream_start("tcp_rr", secs + 2);
 	ASSERT_LT(0, pid);
+	/* A writer and a reader on every CPU. */
 	for (cpu = 0; cpu < WL_MAX_CPUS && n < (int)ARRAY_SIZE(w); cpu++) {
 		if (!online[cpu])
 			continue;
@@ -530,9 +535,12 @@ TEST_F_TIMEOUT(stress, concurrent_rw, 3600)
 		w[n].r.stop = &stop;
 		w[n].r.t = wl_dbg_table_new();
 		w[n].hook = self->hook;
+		w[n].writer = !(n % 2);
 		ASSERT_NE(NULL, w[n].r.t);
 		ASSERT_EQ(0, pthread_create(&w[n].r.th, NULL, rw_fn, &w[n]));
 		n++;
+		if (n % 2)
+			cpu--;	/* the same CPU again, for the reader */
 	}
 	sleep(secs);
 	__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
@@ -553,7 +561,7 @@ TEST_F_TIMEOUT(stress, concurrent_rw, 3600)
 	EXPECT_EQ(0, child_poll(pid, true, &done));
 	EXPECT_EQ(0UL, bad);
 	EXPECT_EQ(0UL, wrong);
-	printf("# concurrent: %d threads (one per CPU), %lu reads, %lu writes in %lu s\n",
+	printf("# concurrent: %d threads (a reader and a writer per CPU), %lu reads, %lu writes in %lu s\n",
 	       n, reads, writes, secs);
 }
 
