@@ -49,6 +49,28 @@ compare:
 bench-verdict:
 	@scripts/bench-verdict
 
+# wakelab.ko through DKMS (installs dkms with apt when missing; not part of
+# make check).
+dkms-install:
+	@scripts/dkms-install
+
+# checkpatch --strict on the module's sources (0 errors/warnings/checks).
+CHECKPATCH ?= $(KSRC)/scripts/checkpatch.pl
+style checkpatch:
+	perl $(CHECKPATCH) --no-tree --strict --show-types --terse -f \
+		$(filter-out %.mod.c,$(wildcard module/*.[ch])) \
+		module/compat/linux/sched/wake_affine.h
+
+# Per-wakeup cost of the module's two observation methods (README
+# "wakelab.ko", "Observation method").
+bench-observe:
+	@scripts/bench-observe
+
+# tcp_rr with no module vs the module's kernel pass-through vs its old
+# policy, on the patched kernel (README "wakelab.ko", "Control mode").
+bench-hook:
+	@scripts/bench-hook
+
 # The patched 6.1 kernel (patches/ on Debian's linux-source-6.1), built in
 # .cache/kernel/build, and the series check (checkpatch, bisectability).
 kernel:
@@ -70,4 +92,4 @@ kernel-debug:
 check-debug:
 	@scripts/check-debug
 
-.PHONY: all deps module install clean selftests check compare kernel kernel-check kernel-debug check-debug bench-stream bench-verdict
+.PHONY: all deps module install clean selftests check compare dkms-install style checkpatch bench-observe bench-hook kernel kernel-check kernel-debug check-debug bench-stream bench-verdict

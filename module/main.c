@@ -6,7 +6,7 @@
  * the per-LLC statistics, the wake-placement accounting and (on a kernel
  * with the wakelab patch series) the wake-affine policy knobs.  Usage:
  *
- *	insmod wakelab.ko [method=kretprobe|tracepoint]
+ *	insmod wakelab.ko [method=tracepoint|kretprobe]
  *	echo 1 > /sys/kernel/debug/wakelab/enable
  *	cat /sys/kernel/debug/wakelab/placement
  *
@@ -25,10 +25,10 @@
 DEFINE_MUTEX(wl_lock);
 int wl_method;
 
-static char *method = "kretprobe";
+static char *method = "tracepoint";
 module_param(method, charp, 0444);
 MODULE_PARM_DESC(method,
-		 "placement observation: kretprobe (select_task_rq_fair, default) or tracepoint (sched_waking + sched_migrate_task)");
+		 "placement observation: tracepoint (sched_waking + sched_migrate_task, default) or kretprobe (select_task_rq_fair; see README before unloading it under load)");
 
 static int __init wakelab_init(void)
 {

@@ -180,6 +180,8 @@ bool wl_tp_found(const char *name)
 	return false;
 }
 
+static bool wl_enabled;
+
 struct wl_krp_data {
 	int prev;
 	int sync;
@@ -190,8 +192,9 @@ static int wl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct wl_krp_data *d = (struct wl_krp_data *)ri->data;
 	unsigned long flags = regs_get_kernel_argument(regs, 2);
 
-	if (!(flags & WL_WF_TTWU))
-		return 1;	/* fork/exec balancing: no return handler */
+	/* Disabled, or fork/exec balancing: no return handler. */
+	if (!READ_ONCE(wl_enabled) || !(flags & WL_WF_TTWU))
+		return 1;
 	d->prev = regs_get_kernel_argument(regs, 1);
 	d->sync = (flags & WL_WF_SYNC) && !(current->flags & PF_EXITING);
 	return 0;
@@ -213,7 +216,6 @@ static int wl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 static struct kretprobe wl_krp;
 static bool wl_krp_registered;
 static unsigned long wl_krp_missed;
-static bool wl_enabled;
 
 bool wl_tp_enabled(void)
 {
@@ -229,12 +231,20 @@ unsigned long wl_tp_missed(void)
 	return n;
 }
 
+/*
+ * The kretprobe is registered at the first enable and stays armed until
+ * module exit; while disabled its entry handler returns at once.  Arming
+ * and disarming it (enable_kretprobe()/disable_kretprobe(), or
+ * re-registering) many times under load crashed Debian's 6.1 in our QEMU
+ * runs (a return to address 0 out of the rethook trampoline); one
+ * registration per module lifetime does not.
+ */
 static int wl_krp_register(void)
 {
 	int ret;
 
-	/* A kretprobe cannot be registered twice as is: start afresh. */
-	memset(&wl_krp, 0, sizeof(wl_krp));
+	if (wl_krp_registered)
+		return 0;
 	wl_krp.kp.symbol_name = "select_task_rq_fair";
 	wl_krp.entry_handler = wl_krp_entry;
 	wl_krp.handler = wl_krp_ret;
@@ -343,7 +353,6 @@ int wl_tp_enable(void)
 out_detach:
 	wl_detach(WL_USE_DECISIONS);
 	wl_detach(WL_USE_TRACEPOINT);
-	wl_krp_unregister();
 	tracepoint_synchronize_unregister();
 	return ret;
 }
@@ -360,13 +369,12 @@ void wl_tp_disable(void)
 	lockdep_assert_held(&wl_lock);
 	if (!wl_enabled)
 		return;
+	WRITE_ONCE(wl_enabled, false);
 	wl_detach(WL_USE_DECISIONS);
 	wl_detach(WL_USE_TRACEPOINT);
-	wl_krp_unregister();
 	tracepoint_synchronize_unregister();
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(&wl_pending, cpu)->p = NULL;
-	WRITE_ONCE(wl_enabled, false);
 }
 
 /**
@@ -388,6 +396,7 @@ void wl_tp_exit(void)
 {
 	mutex_lock(&wl_lock);
 	wl_tp_disable();
+	wl_krp_unregister();
 	mutex_unlock(&wl_lock);
 }
 

@@ -247,4 +247,21 @@ static inline int wl_module_ensure(const char *method, bool *loaded_here)
 	return ret;
 }
 
+/*
+ * Unload, retrying while a file of the module is open elsewhere (an open
+ * debugfs file holds a module reference).  0, or -errno.
+ */
+static inline int wl_module_unload_retry(void)
+{
+	int i, ret = -EBUSY;
+
+	for (i = 0; i < 200; i++) {
+		ret = wl_module_unload();
+		if (ret != -EWOULDBLOCK && ret != -EBUSY && ret != -EAGAIN)
+			return ret;
+		wl_msleep(5);
+	}
+	return ret;
+}
+
 #endif /* WAKELAB_MODTEST_H */

@@ -33,12 +33,12 @@ FIXTURE_VARIANT(wl) {
 	const char *method;
 };
 
-FIXTURE_VARIANT_ADD(wl, kretprobe) {
-	.method = "kretprobe",
-};
-
 FIXTURE_VARIANT_ADD(wl, tracepoint) {
 	.method = "tracepoint",
+};
+
+FIXTURE_VARIANT_ADD(wl, kretprobe) {
+	.method = "kretprobe",
 };
 
 FIXTURE_SETUP(wl)
@@ -68,6 +68,10 @@ FIXTURE_TEARDOWN(wl)
 {
 	if (!self->skip && wl_module_loaded())
 		EXPECT_EQ(0, wl_knob_set("enable", "0"));
+	/* Leave the default method loaded, with nothing running. */
+	if (!self->skip && self->loaded_here &&
+	    strcmp(variant->method, "tracepoint"))
+		EXPECT_EQ(0, wl_module_unload());
 	free(self->a);
 	free(self->b);
 }
@@ -474,7 +478,7 @@ static void *writer_fn(void *arg)
 	struct writer *w = arg;
 	int i, err;
 
-	for (i = 0; i < 100; i++) {
+	for (i = 0; i < 25; i++) {
 		err = wl_knob_set("enable", good[(i + w->id) % 4]);
 		if (err)
 			w->good_err++;
@@ -482,7 +486,7 @@ static void *writer_fn(void *arg)
 				 (i + w->id) % 4 == 3 ? 2 : strlen(bad[(i + w->id) % 4]));
 		if (err != -EINVAL)
 			w->bad_ok++;
-		if (i % 10 == 0)
+		if (i % 5 == 0)
 			wl_knob_set("reset", "1");
 	}
 	return NULL;
@@ -524,6 +528,12 @@ TEST_F_TIMEOUT(wl, load_enable_unload_cycles, 400)
 	int i, ret;
 
 	WL_SKIP_IF(self->skip);
+	/*
+	 * Registering and unregistering the select_task_rq_fair() kretprobe
+	 * under load crashed Debian's 6.1 (README, "Observation method").
+	 */
+	if (!strcmp(variant->method, "kretprobe"))
+		SKIP(return, "kretprobe: not unloaded under load (see README)");
 	snprintf(params, sizeof(params), "method=%s", variant->method);
 	pid = wl_load_start("tcp_stream", "2*cpus", 300);
 	ASSERT_LT(0, pid);

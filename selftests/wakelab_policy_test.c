@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wakelab.ko in control mode, on a kernel with the wakelab series' policy
+ * hook (skips elsewhere): the policy file lists every policy and switches
+ * live; "always" and "never" give ~100 % and ~0 % waker-CPU decisions on
+ * tcp_rr; placement counters are kept per policy; toggling WA_OLD in
+ * sched/features changes the decision mix that sched_wake_affine_tp
+ * reports; the module's old policy decides like the kernel's WA_OLD for
+ * the same inputs (differential check); and rmmod under 2 x CPUs streams
+ * while the policy changes every 10 ms leaves the kernel clean (scripts/vm
+ * fails the run on any dmesg splat).  Sched features are restored.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kselftest_harness.h"
+#include "wakelab_modtest.h"
+
+static const char * const policies[] = {
+	"kernel", "old", "idle", "weight", "idle+weight", "always", "never",
+	"idler_llc",
+};
+
+static const char * const feats[] = { "WA_OLD", "WA_IDLE", "WA_WEIGHT" };
+
+FIXTURE(pol) {
+	const char *skip;
+	bool loaded_here;
+	int feat[3];
+	struct wl_dbg_table *t;
+};
+
+FIXTURE_SETUP(pol)
+{
+	unsigned int i;
+	int ret;
+
+	self->t = wl_dbg_table_new();
+	ASSERT_NE(NULL, self->t);
+	self->skip = wl_kernel_test_skip_reason();
+	if (self->skip)
+		return;
+	ret = wl_module_ensure("", &self->loaded_here);
+	if (ret == -ENOENT) {
+		self->skip = "wakelab.ko not found (set WAKELAB_MODULE)";
+		return;
+	}
+	ASSERT_EQ(0, ret) TH_LOG("loading: %s", strerror(-ret));
+	if (strcmp(wl_cap("hook"), "yes")) {
+		self->skip = "kernel has no wake-affine policy hook (stock kernel)";
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(feats); i++) {
+		self->feat[i] = wl_sched_feat_get(feats[i]);
+		ASSERT_LE(0, self->feat[i]) TH_LOG("%s missing", feats[i]);
+	}
+	ASSERT_EQ(0, wl_knob_set("policy", "kernel"));
+	ASSERT_EQ(0, wl_knob_set("enable", "0"));
+	ASSERT_EQ(0, wl_knob_set("reset", "1"));
+}
+
+FIXTURE_TEARDOWN(pol)
+{
+	unsigned int i;
+
+	if (!self->skip) {
+		for (i = 0; i < ARRAY_SIZE(feats); i++)
+			EXPECT_EQ(0, wl_sched_feat_set(feats[i], self->feat[i]));
+		if (wl_module_loaded()) {
+			EXPECT_EQ(0, wl_knob_set("enable", "0"));
+			EXPECT_EQ(0, wl_knob_set("policy", "kernel"));
+		}
+	}
+	free(self->t);
+}
+
+/* Run @workload with the probes on; counters reset first. */
+static void run_load(struct __test_metadata *_metadata, const char *workload,
+		     const char *inst, int secs)
+{
+	pid_t pid;
+
+	ASSERT_EQ(0, wl_knob_set("reset", "1"));
+	ASSERT_EQ(0, wl_knob_set("enable", "1"));
+	pid = wl_load_start(workload, inst, secs);
+	ASSERT_LT(0, pid);
+	EXPECT_EQ(0, wl_load_wait(pid));
+	ASSERT_EQ(0, wl_knob_set("enable", "0"));
+}
+
+/* calls and waker of decisions row @rule. */
+static void decisions(struct __test_metadata *_metadata,
+		      struct wl_dbg_table *t, const char *rule,
+		      unsigned long long *calls, unsigned long long *waker)
+{
+	ASSERT_EQ(0, wl_table("decisions", t));
+	ASSERT_EQ(0, wl_dbg_get(t, rule, "calls", calls));
+	ASSERT_EQ(0, wl_dbg_get(t, rule, "waker", waker));
+}
+
+TEST_F(pol, policy_file_switches)
+{
+	struct wl_dbg_policy pol;
+	char buf[4096];
+	unsigned int i;
+
+	WL_SKIP_IF(self->skip);
+	ASSERT_LT(0, wl_knob_get("policy", buf, sizeof(buf)));
+	ASSERT_EQ(0, wl_dbg_policy_parse(buf, &pol));
+	ASSERT_EQ((int)ARRAY_SIZE(policies), pol.n);
+	for (i = 0; i < ARRAY_SIZE(policies); i++)
+		EXPECT_STREQ(policies[i], pol.name[i]);
+	EXPECT_STREQ("kernel", pol.name[pol.active]);
+	for (i = 0; i < ARRAY_SIZE(policies); i++) {
+		ASSERT_EQ(0, wl_knob_set("policy", policies[i]));
+		ASSERT_LT(0, wl_knob_get("policy", buf, sizeof(buf)));
+		ASSERT_EQ(0, wl_dbg_policy_parse(buf, &pol));
+		EXPECT_STREQ(policies[i], pol.name[pol.active]);
+	}
+	/* A bad name leaves the last one active. */
+	EXPECT_EQ(-EINVAL, wl_knob_set("policy", "nosuch"));
+	ASSERT_LT(0, wl_knob_get("policy", buf, sizeof(buf)));
+	ASSERT_EQ(0, wl_dbg_policy_parse(buf, &pol));
+	EXPECT_STREQ("idler_llc", pol.name[pol.active]);
+	/* Tunables: valid values stick, then go back to the defaults. */
+	EXPECT_EQ(0, wl_knob_set("imbalance_pct", "125"));
+	ASSERT_LT(0, wl_knob_get("imbalance_pct", buf, sizeof(buf)));
+	EXPECT_STREQ("125\n", buf);
+	EXPECT_EQ(0, wl_knob_set("imbalance_pct", "0"));
+	EXPECT_EQ(0, wl_knob_set("bias", "0"));
+	EXPECT_EQ(0, wl_knob_set("bias", "1"));
+}
+
+TEST_F_TIMEOUT(pol, always_and_never, 120)
+{
+	unsigned long long calls, waker, w_always, w_never;
+
+	WL_SKIP_IF(self->skip);
+	ASSERT_EQ(0, wl_knob_set("policy", "always"));
+	run_load(_metadata, "tcp_rr", "2", 3);
+	decisions(_metadata, self->t, "policy", &calls, &waker);
+	EXPECT_LT(20ULL, calls) TH_LOG("only %llu decisions", calls);
+	EXPECT_LE(calls * 95, waker * 100)
+		TH_LOG("always: %llu of %llu to the waker", waker, calls);
+	ASSERT_EQ(0, wl_table("placement", self->t));
+	ASSERT_EQ(0, wl_dbg_get(self->t, "always", "wakeups", &w_always));
+	ASSERT_EQ(0, wl_dbg_get(self->t, "never", "wakeups", &w_never));
+	EXPECT_LT(0ULL, w_always);
+	EXPECT_EQ(0ULL, w_never);
+
+	ASSERT_EQ(0, wl_knob_set("policy", "never"));
+	run_load(_metadata, "tcp_rr", "2", 3);
+	decisions(_metadata, self->t, "policy", &calls, &waker);
+	EXPECT_LT(20ULL, calls) TH_LOG("only %llu decisions", calls);
+	EXPECT_GE(calls * 5, waker * 100)
+		TH_LOG("never: %llu of %llu to the waker", waker, calls);
+	ASSERT_EQ(0, wl_table("placement", self->t));
+	ASSERT_EQ(0, wl_dbg_get(self->t, "never", "wakeups", &w_never));
+	EXPECT_LT(0ULL, w_never);
+}
+
+TEST_F_TIMEOUT(pol, wa_old_changes_decision_mix, 120)
+{
+	unsigned long long old_calls, old_waker, idle_calls, idle_waker;
+
+	WL_SKIP_IF(self->skip);
+	/* WA_OLD alone: every decision is WA_OLD's. */
+	ASSERT_EQ(0, wl_sched_feat_set("WA_OLD", true));
+	ASSERT_EQ(0, wl_sched_feat_set("WA_IDLE", false));
+	ASSERT_EQ(0, wl_sched_feat_set("WA_WEIGHT", false));
+	run_load(_metadata, "tcp_stream", "2*cpus", 3);
+	decisions(_metadata, self->t, "old", &old_calls, &old_waker);
+	decisions(_metadata, self->t, "idle", &idle_calls, &idle_waker);
+	EXPECT_LT(0ULL, old_calls);
+	EXPECT_EQ(0ULL, idle_calls);
+
+	/* The 6.1 default: WA_IDLE and WA_WEIGHT, no WA_OLD. */
+	ASSERT_EQ(0, wl_sched_feat_set("WA_OLD", false));
+	ASSERT_EQ(0, wl_sched_feat_set("WA_IDLE", true));
+	ASSERT_EQ(0, wl_sched_feat_set("WA_WEIGHT", true));
+	run_load(_metadata, "tcp_stream", "2*cpus", 3);
+	decisions(_metadata, self->t, "old", &old_calls, &old_waker);
+	decisions(_metadata, self->t, "idle", &idle_calls, &idle_waker);
+	EXPECT_EQ(0ULL, old_calls);
+	EXPECT_LT(0ULL, idle_calls);
+}
+
+TEST_F_TIMEOUT(pol, old_policy_matches_wa_old, 120)
+{
+	unsigned long long agree, disagree;
+
+	WL_SKIP_IF(self->skip);
+	ASSERT_EQ(0, wl_sched_feat_set("WA_OLD", true));
+	ASSERT_EQ(0, wl_sched_feat_set("WA_IDLE", false));
+	ASSERT_EQ(0, wl_sched_feat_set("WA_WEIGHT", false));
+	run_load(_metadata, "tcp_stream", "2*cpus", 4);
+	ASSERT_EQ(0, wl_table("oldcheck", self->t));
+	ASSERT_EQ(0, wl_dbg_get(self->t, "old", "agree", &agree));
+	ASSERT_EQ(0, wl_dbg_get(self->t, "old", "disagree", &disagree));
+	EXPECT_LT(10ULL, agree) TH_LOG("only %llu checks", agree);
+	EXPECT_EQ(0ULL, disagree)
+		TH_LOG("%llu of %llu differ", disagree, agree + disagree);
+}
+
+struct switcher {
+	volatile bool stop;
+	int switches;
+};
+
+static void *switch_fn(void *arg)
+{
+	struct switcher *s = arg;
+	unsigned int i = 0;
+
+	while (!s->stop) {
+		if (!wl_knob_set("policy",
+				 policies[i++ % ARRAY_SIZE(policies)]))
+			s->switches++;
+		wl_msleep(10);
+	}
+	return NULL;
+}
+
+TEST_F_TIMEOUT(pol, rmmod_while_switching, 180)
+{
+	struct switcher s = { 0 };
+	pthread_t th;
+	pid_t pid;
+	int i;
+
+	WL_SKIP_IF(self->skip);
+	pid = wl_load_start("tcp_stream", "2*cpus", 120);
+	ASSERT_LT(0, pid);
+	for (i = 0; i < 3; i++) {
+		if (!wl_module_loaded())
+			ASSERT_EQ(0, wl_module_load(NULL));
+		ASSERT_EQ(0, wl_knob_set("enable", "1"));
+		s.stop = false;
+		ASSERT_EQ(0, pthread_create(&th, NULL, switch_fn, &s));
+		wl_msleep(1500);
+		/* Unload under the streams, the switcher still writing. */
+		EXPECT_EQ(0, wl_module_unload_retry());
+		s.stop = true;
+		pthread_join(th, NULL);
+	}
+	wl_load_stop(pid);
+	EXPECT_LT(10, s.switches);
+	ASSERT_EQ(0, wl_module_load(NULL));
+}
+
+TEST_HARNESS_MAIN
