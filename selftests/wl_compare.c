@@ -409,7 +409,7 @@ static void wl_run_trial(const struct wl_opts *o, struct wl_trial *t)
 	const struct wl_spec *sp = &run.spec[t->policy];
 	const struct wl_cell *c = &run.cell[t->cell];
 	char dur[32], *argv[WL_MAX_ARGS], *out;
-	int pfd[2], status = 0, argc = 0, i, timed_out = 0;
+	int pfd[2], status = 0, argc = 0, i, timed_out = 0, exited = 0;
 	size_t len = 0;
 	double start = wl_now();
 	pid_t pid;
@@ -462,6 +462,12 @@ static void wl_run_trial(const struct wl_opts *o, struct wl_trial *t)
 	}
 	setpgid(pid, pid);
 	close(pfd[1]);
+	/*
+	 * Read until EOF, or until wl_stream itself has exited (then take
+	 * what is left in the pipe without waiting: a stray grandchild that
+	 * still holds the pipe open must not stall the comparison).
+	 */
+	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 	for (;;) {
 		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
 		double left = start + o->timeout - wl_now();
@@ -471,11 +477,16 @@ static void wl_run_trial(const struct wl_opts *o, struct wl_trial *t)
 			timed_out = !wl_stop;
 			break;
 		}
-		if (poll(&pf, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
+			exited = 1;
+		if (!exited)
+			poll(&pf, 1, left > 0.2 ? 200 : (int)(left * 1000) + 1);
 		n = read(pfd[0], out + len, WL_MAX_OUTPUT - len);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+			if (exited)
+				break;
 			continue;
+		}
 		if (n <= 0)
 			break;
 		len += n;
@@ -483,9 +494,9 @@ static void wl_run_trial(const struct wl_opts *o, struct wl_trial *t)
 			break;
 	}
 	close(pfd[0]);
-	if (wl_stop || timed_out)
+	if ((wl_stop || timed_out) && !exited)
 		wl_kill_wait(pid, &status);
-	else
+	else if (!exited)
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 	t->elapsed = wl_now() - start;
