@@ -82,6 +82,7 @@ static void wl_probe_waking(void *data, struct task_struct *p)
 	struct wl_pending *w = this_cpu_ptr(&wl_pending);
 	int cpu = smp_processor_id();
 
+	w->p = NULL;
 	/* Not a placement: self-wakeup, still queued, or not fair class. */
 	if (p == current || READ_ONCE(p->on_rq) || p->prio < MAX_RT_PRIO)
 		return;

@@ -478,7 +478,7 @@ static void *writer_fn(void *arg)
 	struct writer *w = arg;
 	int i, err;
 
-	for (i = 0; i < 25; i++) {
+	for (i = 0; i < 12; i++) {
 		err = wl_knob_set("enable", good[(i + w->id) % 4]);
 		if (err)
 			w->good_err++;
@@ -486,7 +486,7 @@ static void *writer_fn(void *arg)
 				 (i + w->id) % 4 == 3 ? 2 : strlen(bad[(i + w->id) % 4]));
 		if (err != -EINVAL)
 			w->bad_ok++;
-		if (i % 5 == 0)
+		if (i % 4 == 0)
 			wl_knob_set("reset", "1");
 	}
 	return NULL;
