@@ -11,6 +11,8 @@
  * trials per side and alpha 0.01 (smallest exact p 2/924), so the A/A test
  * fails by chance in at most 1 % of runs; `make bench-verdict` measures the
  * rates properly.  Skips when not root or without the features file.
+ * A plain kselftest.h TAP program: every check runs in this process,
+ * each comparison bounded by wl_compare's own per-trial timeout.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,14 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../kselftest_harness.h"
+#include "../kselftest.h"
 #include "wakelab_util.h"
 #include "wl_json.h"
 
 #define CMP_OUT_MAX	(4 << 20)
 #define CMP_STEP_US	100000
-/* Seconds per comparison test: ~12 trials of ~3 s under TCG, with margin. */
-#define CMP_TIMEOUT	300
 
 static char cmp_bin[PATH_MAX];
 
@@ -115,118 +115,109 @@ static const char *cmp_stat(const char *json, const char *label)
 	return NULL;
 }
 
-FIXTURE(compare) {
-	const char *skip;
-	char before[4096];
-	char outdir[64];
-	char json[96];
-};
+static char before[4096];
+static char outdir[64];
+static char json_path[96];
 
-FIXTURE_SETUP(compare)
+/* The features file is exactly as before the test. */
+static int cmp_unchanged(void)
 {
-	self->skip = wl_kernel_test_skip_reason();
-	if (!self->skip)
-		self->skip = cmp_find();
-	if (self->skip)
-		return;
-	ASSERT_LT(0, wl_read_file(WL_SCHED_FEATURES, self->before,
-				  sizeof(self->before)));
-	snprintf(self->outdir, sizeof(self->outdir), "/tmp/wl_compare_test.%d",
-		 getpid());
-	snprintf(self->json, sizeof(self->json), "%s/results.json",
-		 self->outdir);
+	char after[4096];
+
+	if (wl_read_file(WL_SCHED_FEATURES, after, sizeof(after)) <= 0)
+		return 0;
+	if (strcmp(before, after)) {
+		ksft_print_msg("features before: %s", before);
+		ksft_print_msg("features after:  %s", after);
+		return 0;
+	}
+	return 1;
 }
 
-FIXTURE_TEARDOWN(compare)
+static void cmp_cleanup(void)
 {
 	static const char * const files[] = {
 		"report.txt", "results.json", "plot.dat", "plot.gp", "plot.png",
 	};
-	char after[4096], p[160];
+	char p[160];
 	size_t i;
 
-	if (self->skip)
-		return;
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		snprintf(p, sizeof(p), "%s/%s", self->outdir, files[i]);
+		snprintf(p, sizeof(p), "%s/%s", outdir, files[i]);
 		unlink(p);
 	}
-	rmdir(self->outdir);
-	/* Whatever a test did, the features must be exactly as found. */
-	ASSERT_LT(0, wl_read_file(WL_SCHED_FEATURES, after, sizeof(after)));
-	EXPECT_STREQ(self->before, after);
+	rmdir(outdir);
 }
 
-TEST_F(compare, bad_spec_changes_nothing)
+static void test_bad_spec(void)
 {
 	char *bogus[] = { NULL, "--check", "NO_WA_IDLE", "WA_NO_SUCH_FEATURE",
 			  NULL };
 	char *conflict[] = { NULL, "--check", "WA_IDLE,NO_WA_IDLE", NULL };
 	char *waold[] = { NULL, "--check", "WA_OLD,NO_WA_IDLE,NO_WA_WEIGHT",
 			  NULL };
-	char after[4096];
+	int a = cmp_run(bogus, NULL), b = cmp_run(conflict, NULL);
+	int want = wl_sched_feat_get("WA_OLD") < 0 ? 2 : 0;
+	int c = cmp_run(waold, NULL);
 
-	WL_SKIP_IF(self->skip);
-	EXPECT_EQ(2, cmp_run(bogus, NULL));
-	EXPECT_EQ(2, cmp_run(conflict, NULL));
-	/* WA_OLD: refused on a kernel without it, accepted with it. */
-	EXPECT_EQ(wl_sched_feat_get("WA_OLD") < 0 ? 2 : 0,
-		  cmp_run(waold, NULL));
-	ASSERT_LT(0, wl_read_file(WL_SCHED_FEATURES, after, sizeof(after)));
-	EXPECT_STREQ(self->before, after);
+	ksft_test_result(a == 2 && b == 2 && c == want && cmp_unchanged(),
+			 "bad specs refused (exit %d %d), WA_OLD exit %d (want %d), nothing changed\n",
+			 a, b, c, want);
 }
 
 /* 2 specs x 2 instance counts x 3 trials: integrity and exact restore. */
-TEST_F_TIMEOUT(compare, short_comparison_restores, CMP_TIMEOUT)
+static void test_short_comparison(void)
 {
 	char *argv[] = { NULL, "-q", "-r", "3", "-l", "1", "-n", "1,cpus",
-			 "-O", self->outdir, "default", "NO_WA_IDLE,NO_WA_WEIGHT",
+			 "-O", outdir, "default", "NO_WA_IDLE,NO_WA_WEIGHT",
 			 "--", "-W", "0.5", NULL };
+	int ret, n = 0, ok = 0, restored = 0, want;
 	const char *arr, *it = NULL, *e;
-	char *json, after[4096];
-	int ret, n = 0, ok = 0;
+	char *json;
 
-	WL_SKIP_IF(self->skip);
 	ret = cmp_run(argv, NULL);
-	if (ret == 4)
-		SKIP(return, "wl_compare skipped (wl_stream unsupported here)");
-	EXPECT_EQ(0, ret);
-	json = cmp_slurp(self->json);
-	ASSERT_NE(NULL, json);
-	ASSERT_TRUE(wl_json_valid_object(json));
-	EXPECT_TRUE(wl_json_true(wl_json_member(json, "restored")));
-	arr = wl_json_member(json, "trials");
-	while ((e = wl_json_next_elem(&it, arr))) {
-		char integ[16] = "";
-
-		n++;
-		wl_json_string(wl_json_member(e, "integrity"), integ,
-			       sizeof(integ));
-		if (wl_json_true(wl_json_member(e, "ok")) &&
-		    !strcmp(integ, "ok"))
-			ok++;
+	if (ret == 4) {
+		ksft_test_result_skip("wl_stream unsupported here\n");
+		return;
 	}
-	/* cpus == 1 collapses the two counts into one cell. */
-	EXPECT_EQ(sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 12 : 6, n);
-	EXPECT_EQ(n, ok);
+	json = cmp_slurp(json_path);
+	if (json && wl_json_valid_object(json)) {
+		restored = wl_json_true(wl_json_member(json, "restored"));
+		arr = wl_json_member(json, "trials");
+		while (arr && (e = wl_json_next_elem(&it, arr))) {
+			char integ[16] = "";
+
+			n++;
+			wl_json_string(wl_json_member(e, "integrity"), integ,
+				       sizeof(integ));
+			if (wl_json_true(wl_json_member(e, "ok")) &&
+			    !strcmp(integ, "ok"))
+				ok++;
+		}
+	}
 	free(json);
-	ASSERT_LT(0, wl_read_file(WL_SCHED_FEATURES, after, sizeof(after)));
-	EXPECT_STREQ(self->before, after);
+	cmp_cleanup();
+	/* cpus == 1 collapses the two counts into one cell. */
+	want = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 12 : 6;
+	ksft_test_result(ret == 0 && restored && n == want && ok == n &&
+			 cmp_unchanged(),
+			 "2 specs x 2 counts x 3 trials: exit %d, %d/%d trials ok with integrity (want %d), restored %d\n",
+			 ret, ok, n, want, restored);
 }
 
 /* SIGTERM while a spec is applied: the original settings come back. */
-TEST_F_TIMEOUT(compare, sigterm_restores, CMP_TIMEOUT)
+static void test_sigterm(void)
 {
 	char *argv[] = { NULL, "-q", "-r", "3", "-l", "20", "-n", "1",
 			 "default", "NO_WA_IDLE,NO_WA_WEIGHT", NULL };
-	int i, seen = 0;
+	int i, seen = 0, ret;
 	pid_t pid;
 
-	WL_SKIP_IF(self->skip);
-	if (wl_sched_feat_get("WA_IDLE") != 1)
-		SKIP(return, "WA_IDLE is not set here");
+	if (wl_sched_feat_get("WA_IDLE") != 1) {
+		ksft_test_result_skip("WA_IDLE is not set here\n");
+		return;
+	}
 	pid = cmp_start(argv, NULL);
-	ASSERT_LT(0, pid);
 	/*
 	 * Wait (up to 120 s) until the second spec has been applied for 2 s:
 	 * a trial is running then, not wl_compare's quick check cycle.
@@ -236,66 +227,84 @@ TEST_F_TIMEOUT(compare, sigterm_restores, CMP_TIMEOUT)
 		seen = wl_sched_feat_get("WA_IDLE") == 0 ? seen + 1 : 0;
 	}
 	kill(pid, SIGTERM);
-	EXPECT_EQ(128 + SIGTERM, cmp_wait(pid));
-	EXPECT_EQ(20, seen);
-	EXPECT_EQ(1, wl_sched_feat_get("WA_IDLE"));
+	ret = cmp_wait(pid);
+	ksft_test_result(seen == 20 && ret == 128 + SIGTERM &&
+			 wl_sched_feat_get("WA_IDLE") == 1 && cmp_unchanged(),
+			 "SIGTERM mid-trial: exit %d, features restored\n", ret);
 }
 
-/* Run a two-policy verdict comparison; return "significant" of policy b. */
-static int cmp_verdict(struct __test_metadata *_metadata, const char *outdir,
-		       const char *json_path, char *a, char *b)
+/* A two-policy comparison; "significant" of policy b, -4 skip, -1 error. */
+static int cmp_verdict(char *a, char *b)
 {
 	char *argv[] = { NULL, "-q", "-r", "6", "-l", "1", "-n", "1", "-a",
-			 "0.01", "-O", (char *)outdir, a, b, "--", "-W", "0.5",
-			 NULL };
+			 "0.01", "-O", outdir, a, b, "--", "-W", "0.5", NULL };
 	const char *st;
+	double p = -1;
 	char *json;
-	int ret, sig;
+	int ret, sig = -1;
 
 	ret = cmp_run(argv, NULL);
 	if (ret == 4)
 		return -4;
-	EXPECT_EQ(0, ret);
 	json = cmp_slurp(json_path);
-	if (!json)
-		return -1;
-	st = cmp_stat(json, "b");
-	sig = st ? wl_json_true(wl_json_member(st, "significant")) : -1;
+	st = json && ret == 0 ? cmp_stat(json, "b") : NULL;
 	if (st) {
-		double p = -1;
-
+		sig = wl_json_true(wl_json_member(st, "significant"));
 		wl_json_number(wl_json_member(st, "p_value"), &p);
-		TH_LOG("%s vs %s: p = %.4f", a, b, p);
 	}
+	ksft_print_msg("%s vs %s: exit %d, p = %.4f\n", a, b, ret, p);
 	free(json);
+	cmp_cleanup();
 	return sig;
 }
 
-TEST_F_TIMEOUT(compare, aa_not_significant, CMP_TIMEOUT)
+static void test_aa(void)
+{
+	int sig = cmp_verdict("name=a,default", "name=b,default");
+
+	if (sig == -4)
+		ksft_test_result_skip("wl_stream unsupported here\n");
+	else
+		ksft_test_result(sig == 0 && cmp_unchanged(),
+				 "A/A comparison not significant\n");
+}
+
+static void test_known_effect(void)
 {
 	int sig;
 
-	WL_SKIP_IF(self->skip);
-	sig = cmp_verdict(_metadata, self->outdir, self->json,
-			  "name=a,default", "name=b,default");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		ksft_test_result_skip("needs two CPUs in different LLCs\n");
+		return;
+	}
+	sig = cmp_verdict("name=a,pin=same-cpu", "name=b,pin=cross-llc");
 	if (sig == -4)
-		SKIP(return, "wl_stream unsupported here");
-	EXPECT_EQ(0, sig);
+		ksft_test_result_skip("wl_stream cannot pin across LLCs here\n");
+	else
+		ksft_test_result(sig == 1,
+				 "same-cpu vs cross-llc pinning is significant\n");
 }
 
-TEST_F_TIMEOUT(compare, known_effect_significant, CMP_TIMEOUT)
+int main(void)
 {
-	char *topo = "/sys/devices/system/cpu/cpu0/topology/physical_package_id";
-	int sig;
+	const char *skip = wl_kernel_test_skip_reason();
 
-	WL_SKIP_IF(self->skip);
-	if (access(topo, R_OK) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP(return, "needs two CPUs in different LLCs");
-	sig = cmp_verdict(_metadata, self->outdir, self->json,
-			  "name=a,pin=same-cpu", "name=b,pin=cross-llc");
-	if (sig == -4)
-		SKIP(return, "wl_stream unsupported here");
-	EXPECT_EQ(1, sig);
+	ksft_print_header();
+	ksft_set_plan(5);
+	if (!skip)
+		skip = cmp_find();
+	if (skip || wl_read_file(WL_SCHED_FEATURES, before,
+				 sizeof(before)) <= 0) {
+		ksft_print_msg("%s\n", skip ? skip : "cannot read features");
+		ksft_exit_skip("wl_compare_test: %s\n",
+			       skip ? skip : "cannot read features");
+	}
+	snprintf(outdir, sizeof(outdir), "/tmp/wl_compare_test.%d", getpid());
+	snprintf(json_path, sizeof(json_path), "%s/results.json", outdir);
+	test_bad_spec();
+	test_short_comparison();
+	test_sigterm();
+	test_aa();
+	test_known_effect();
+	ksft_finished();
 }
-
-TEST_HARNESS_MAIN
