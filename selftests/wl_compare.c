@@ -624,8 +624,10 @@ static int wl_run_gnuplot(const char *dir)
 
 		if (chdir(dir))
 			_exit(126);
-		if (fd >= 0)
+		if (fd >= 0) {
 			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);	/* warnings; rc counts */
+		}
 		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
 		_exit(127);
 	}
