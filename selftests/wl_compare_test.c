@@ -6,8 +6,7 @@
  * comparison (2 specs x 2 instance counts x 3 trials) completes every trial
  * with integrity and leaves every sched feature exactly as it found it;
  * SIGTERM mid-run restores too; an A/A comparison is not called
- * significant; a large known effect (sender and receiver on the same CPU
- * versus on CPUs in different LLCs) is.  The two verdict tests use 6
+ * significant; a large known effect (16 KiB versus 256 B sends) is.  The two verdict tests use 6
  * trials per side and alpha 0.01 (smallest exact p 2/924), so the A/A test
  * fails by chance in at most 1 % of runs; `make bench-verdict` measures the
  * rates properly.  Skips when not root or without the features file.
@@ -277,12 +276,17 @@ static void test_known_effect(void)
 		ksft_test_result_skip("needs two CPUs in different LLCs\n");
 		return;
 	}
-	sig = cmp_verdict("name=a,pin=same-cpu", "name=b,pin=cross-llc");
+	/*
+	 * Under TCG, same-cpu vs cross-llc pinning moves tcp_stream by only
+	 * ~25 % with ~20 % noise (make bench-verdict), so the known effect
+	 * is the send size: 16 KiB vs 256 B sends, several times apart.
+	 */
+	sig = cmp_verdict("name=a,default", "name=b,arg=-m,arg=256");
 	if (sig == -4)
-		ksft_test_result_skip("wl_stream cannot pin across LLCs here\n");
+		ksft_test_result_skip("wl_stream unsupported here\n");
 	else
 		ksft_test_result(sig == 1,
-				 "same-cpu vs cross-llc pinning is significant\n");
+				 "16 KiB vs 256 B sends: significant\n");
 }
 
 int main(void)
