@@ -6,10 +6,10 @@
  * patched kernel.  Its select() reads the index of the active table entry
  * once (READ_ONCE) and calls that entry, so a write to the policy file
  * switches every later wakeup at once, with no lock on the wakeup path.
- * With passthrough=unregister the hook is unregistered while "kernel" is
- * active, so the kernel runs without it; by default (passthrough=register)
- * it stays registered and answers -1, which also lets the differential
- * check below see the sched domain's imbalance_pct.
+ * By default (passthrough=unregister) the hook is unregistered while
+ * "kernel" is active, so the kernel runs without it (make bench-hook);
+ * with passthrough=register it stays registered and answers -1, which lets
+ * the differential check below see the sched domain's imbalance_pct.
  *
  * The differential check: select() records its arguments per CPU; when
  * sched_wake_affine_tp then reports a WA_RULE_OLD decision for the same
@@ -42,10 +42,10 @@ static_assert(ARRAY_SIZE(wl_policies) <= WL_MAX_POLICIES);
 static int wl_active;
 static bool wl_registered;
 
-static char *passthrough = "register";
+static char *passthrough = "unregister";
 module_param(passthrough, charp, 0444);
 MODULE_PARM_DESC(passthrough,
-		 "while policy is kernel: register (hook answers -1, default) or unregister (no hook)");
+		 "while policy is kernel: unregister (no hook, default) or register (hook answers -1; needed by oldcheck)");
 
 /**
  * struct wl_args_seen - the last select() arguments on a CPU

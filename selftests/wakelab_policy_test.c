@@ -196,6 +196,9 @@ TEST_F_TIMEOUT(pol, old_policy_matches_wa_old, 120)
 	unsigned long long agree, disagree;
 
 	WL_SKIP_IF(self->skip);
+	/* The check needs the hook registered while "kernel" is active. */
+	ASSERT_EQ(0, wl_module_unload_retry());
+	ASSERT_EQ(0, wl_module_load("passthrough=register"));
 	ASSERT_EQ(0, wl_sched_feat_set("WA_OLD", true));
 	ASSERT_EQ(0, wl_sched_feat_set("WA_IDLE", false));
 	ASSERT_EQ(0, wl_sched_feat_set("WA_WEIGHT", false));
@@ -206,6 +209,9 @@ TEST_F_TIMEOUT(pol, old_policy_matches_wa_old, 120)
 	EXPECT_LT(10ULL, agree) TH_LOG("only %llu checks", agree);
 	EXPECT_EQ(0ULL, disagree)
 		TH_LOG("%llu of %llu differ", disagree, agree + disagree);
+	ASSERT_EQ(0, wl_knob_set("enable", "0"));
+	ASSERT_EQ(0, wl_module_unload_retry());
+	ASSERT_EQ(0, wl_module_load(NULL));
 }
 
 struct switcher {
