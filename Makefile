@@ -9,9 +9,6 @@ KDIR	?= /lib/modules/$(KVER)/build
 KSRC	?= $(CURDIR)/.cache/linux-source-6.1
 V	?= 0
 
-# Kernel for the VM: stock (Debian's image), patched (make kernel) or a path.
-KERNEL	?= stock
-
 export KVER KSRC
 
 all: module selftests
