@@ -234,11 +234,8 @@ unsigned long wl_tp_missed(void)
 
 /*
  * The kretprobe is registered at the first enable and stays armed until
- * module exit; while disabled its entry handler returns at once.  Arming
- * and disarming it (enable_kretprobe()/disable_kretprobe(), or
- * re-registering) many times under load crashed Debian's 6.1 in our QEMU
- * runs (a return to address 0 out of the rethook trampoline); one
- * registration per module lifetime does not.
+ * module exit; while disabled its entry handler returns at once, so the
+ * enable file toggles without patching kernel text each time.
  */
 static int wl_krp_register(void)
 {

@@ -568,14 +568,9 @@ FIXTURE_SETUP(fuzz)
 	if (self->skip)
 		return;
 	ret = wl_module_ensure("", &self->loaded_here);
-	if (ret == -ENOENT) {
-		self->skip = "wakelab.ko not found (set WAKELAB_MODULE)";
+	self->skip = wl_module_skip_reason(ret);
+	if (self->skip)
 		return;
-	}
-	if (ret == -EPERM) {
-		self->skip = "this kernel does not let root load modules";
-		return;
-	}
 	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", wl_module_path(),
 				 strerror(-ret));
 	self->f.hook = !strcmp(wl_cap("hook"), "yes");

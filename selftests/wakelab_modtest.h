@@ -248,6 +248,20 @@ static inline int wl_module_ensure(const char *method, bool *loaded_here)
 }
 
 /*
+ * The skip reason for a wl_module_ensure() failure that is the machine's,
+ * not the module's (no wakelab.ko, module loading forbidden); NULL for
+ * success and for every real failure.
+ */
+static inline const char *wl_module_skip_reason(int err)
+{
+	if (err == -ENOENT)
+		return "wakelab.ko not found (set WAKELAB_MODULE)";
+	if (err == -EPERM)
+		return "this kernel does not let root load modules";
+	return NULL;
+}
+
+/*
  * Unload, retrying while a file of the module is open elsewhere (an open
  * debugfs file holds a module reference).  0, or -errno.
  */

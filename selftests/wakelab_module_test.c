@@ -52,10 +52,9 @@ FIXTURE_SETUP(wl)
 	if (self->skip)
 		return;
 	ret = wl_module_ensure(variant->method, &self->loaded_here);
-	if (ret == -ENOENT) {
-		self->skip = "wakelab.ko not found (set WAKELAB_MODULE)";
+	self->skip = wl_module_skip_reason(ret);
+	if (self->skip)
 		return;
-	}
 	ASSERT_EQ(0, ret) TH_LOG("loading %s method=%s: %s", wl_module_path(),
 				 variant->method, strerror(-ret));
 	ASSERT_STREQ(variant->method, wl_cap("method"));
@@ -528,12 +527,6 @@ TEST_F_TIMEOUT(wl, load_enable_unload_cycles, 400)
 	int i, ret;
 
 	WL_SKIP_IF(self->skip);
-	/*
-	 * Registering and unregistering the select_task_rq_fair() kretprobe
-	 * under load crashed Debian's 6.1 (README, "Observation method").
-	 */
-	if (!strcmp(variant->method, "kretprobe"))
-		SKIP(return, "kretprobe: not unloaded under load (see README)");
 	snprintf(params, sizeof(params), "method=%s", variant->method);
 	pid = wl_load_start("tcp_stream", "2*cpus", 300);
 	ASSERT_LT(0, pid);

@@ -45,10 +45,9 @@ FIXTURE_SETUP(pol)
 	if (self->skip)
 		return;
 	ret = wl_module_ensure("", &self->loaded_here);
-	if (ret == -ENOENT) {
-		self->skip = "wakelab.ko not found (set WAKELAB_MODULE)";
+	self->skip = wl_module_skip_reason(ret);
+	if (self->skip)
 		return;
-	}
 	ASSERT_EQ(0, ret) TH_LOG("loading: %s", strerror(-ret));
 	if (strcmp(wl_cap("hook"), "yes")) {
 		self->skip = "kernel has no wake-affine policy hook (stock kernel)";

@@ -162,15 +162,18 @@ static inline void wl_env_mode(struct wl_env *e)
 	if (wl_read_file("/proc/cmdline", text, sizeof(text)) > 0) {
 		a = strstr(text, "wakelab.accel=");
 		if (a && (a == text || a[-1] == ' ')) {
+			int len = strcspn(a, " \n");
+
+			/* tcg-single, tcg-multi (scripts/vm), tcg or kvm. */
+			snprintf(e->mode_how, sizeof(e->mode_how),
+				 "%.*s on the kernel command line", len, a);
 			a += strlen("wakelab.accel=");
 			if (!strncmp(a, "tcg", 3)) {
 				strcpy(e->mode, "TCG");
-				strcpy(e->mode_how, "wakelab.accel=tcg on the kernel command line");
 				return;
 			}
 			if (!strncmp(a, "kvm", 3)) {
 				strcpy(e->mode, "KVM");
-				strcpy(e->mode_how, "wakelab.accel=kvm on the kernel command line");
 				return;
 			}
 		}

@@ -317,6 +317,10 @@ static inline void wl_print_header(FILE *f, const struct wl_run *r)
 		fputs("# NOTE: TCG emulation: throughput differences are emulator-dominated (no caches are\n"
 		      "#       emulated, vCPUs share host cores); the placement mix is the kernel's own, exact.\n",
 		      f);
+	if (strstr(e->mode_how, "tcg-single"))
+		fputs("# NOTE: single-threaded TCG runs one vCPU at a time: cross-CPU wakeups wait for\n"
+		      "#       the emulator's round robin (scripts/vm --tcg multi runs them in parallel).\n",
+		      f);
 	fprintf(f, "# wakelab module: %s\n", e->module ?
 		"loaded (placement mix from its counters)" :
 		"absent (no placement mix)");
