@@ -11,10 +11,13 @@
  * with passthrough=register it stays registered and answers -1, which lets
  * the differential check below see the sched domain's imbalance_pct.
  *
- * The differential check: select() records its arguments per CPU; when
- * sched_wake_affine_tp then reports a WA_RULE_OLD decision for the same
- * wakeup, the module's "old" policy is recomputed on the same inputs and
- * its answer is counted as agreeing with the kernel's or not (oldcheck).
+ * The differential check: select() records its arguments per CPU and,
+ * while the probes are enabled, the inputs of wl_wa_old() (LLC statistics
+ * and loads, which other CPUs keep changing); when sched_wake_affine_tp
+ * then reports a WA_RULE_OLD decision for the same wakeup, the inputs are
+ * read again.  If they are unchanged, the kernel decided between the two
+ * readings on the same inputs, and the module's "old" policy, recomputed,
+ * must agree; if they changed, the wakeup counts as stale (oldcheck).
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -53,12 +56,16 @@ MODULE_PARM_DESC(passthrough,
  * @this_cpu: waker CPU
  * @prev_cpu: previous CPU
  * @imbalance_pct: the domain's imbalance_pct
+ * @have_in: @in was read
+ * @in: wl_wa_old()'s inputs when select() ran
  */
 struct wl_args_seen {
 	struct task_struct *p;
 	int this_cpu;
 	int prev_cpu;
 	unsigned int imbalance_pct;
+	bool have_in;
+	struct wl_old_inputs in;
 };
 
 static DEFINE_PER_CPU(struct wl_args_seen, wl_seen);
@@ -71,6 +78,9 @@ static int wl_hook_select(const struct wake_affine_args *args)
 	s->this_cpu = args->this_cpu;
 	s->prev_cpu = args->prev_cpu;
 	s->imbalance_pct = args->imbalance_pct;
+	/* Only the kernel's own rules can report WA_RULE_OLD. */
+	s->have_in = !READ_ONCE(wl_active) && wl_tp_enabled() &&
+		     wl_old_inputs_get(args, &s->in);
 	return wl_policies[READ_ONCE(wl_active)]->select(args);
 }
 
@@ -170,7 +180,9 @@ void wl_policy_check(struct task_struct *p, int this_cpu, int prev_cpu,
 		     int sync, int target, int rule)
 {
 	struct wl_args_seen *s = this_cpu_ptr(&wl_seen);
+	struct wl_counters *c = this_cpu_ptr(&wl_counters);
 	struct wake_affine_args args;
+	struct wl_old_inputs now;
 	int mine;
 
 	if (rule != WA_RULE_OLD || s->p != p || s->this_cpu != this_cpu ||
@@ -182,8 +194,13 @@ void wl_policy_check(struct task_struct *p, int this_cpu, int prev_cpu,
 	args.prev_cpu = prev_cpu;
 	args.sync = sync;
 	args.imbalance_pct = s->imbalance_pct;
+	if (!s->have_in || !wl_old_inputs_get(&args, &now) ||
+	    !wl_old_inputs_same(&s->in, &now)) {
+		c->check[WL_CHECK_OLD][WL_STALE]++;
+		return;
+	}
 	mine = wl_wa_old(&args) == this_cpu ? this_cpu : prev_cpu;
-	this_cpu_ptr(&wl_counters)->check[WL_CHECK_OLD][mine != target]++;
+	c->check[WL_CHECK_OLD][mine == target ? WL_AGREE : WL_DISAGREE]++;
 }
 
 int wl_policy_init(void)

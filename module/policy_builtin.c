@@ -103,6 +103,41 @@ int wl_wa_weight(const struct wake_affine_args *args)
 }
 
 /**
+ * wl_old_inputs_get() - read what wl_wa_old() would read now
+ * @args: the question
+ * @in: the inputs
+ *
+ * Return: false when an LLC has no statistics.
+ */
+bool wl_old_inputs_get(const struct wake_affine_args *args,
+		       struct wl_old_inputs *in)
+{
+	if (!sched_llc_stats_get(args->prev_cpu, &in->prev_llc) ||
+	    !sched_llc_stats_get(args->this_cpu, &in->this_llc))
+		return false;
+	in->cur_load = args->sync ? sched_task_load(current) : 0;
+	in->task_load = sched_task_load(args->p);
+	return true;
+}
+
+static bool wl_llc_stats_same(const struct sched_llc_stats *a,
+			      const struct sched_llc_stats *b)
+{
+	return a->nr_running == b->nr_running && a->load == b->load &&
+	       a->capacity == b->capacity &&
+	       a->has_capacity == b->has_capacity;
+}
+
+/* Whether two readings of wl_wa_old()'s inputs would decide alike. */
+bool wl_old_inputs_same(const struct wl_old_inputs *a,
+			const struct wl_old_inputs *b)
+{
+	return wl_llc_stats_same(&a->this_llc, &b->this_llc) &&
+	       wl_llc_stats_same(&a->prev_llc, &b->prev_llc) &&
+	       a->cur_load == b->cur_load && a->task_load == b->task_load;
+}
+
+/**
  * wl_wa_old() - wake_affine_old(): compare the two LLCs' statistics
  * @args: the question
  *

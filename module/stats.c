@@ -167,15 +167,18 @@ int wl_oldcheck_show(struct seq_file *m, void *v)
 	wl_stats_sum(sum);
 	if (wl_hook_present() && wl_tp_found("sched_wake_affine_tp")) {
 		seq_puts(m, "# source: sched_wake_affine_tp; the module's old policy recomputed for the same inputs\n");
+		seq_puts(m, "# stale: LLC statistics or loads changed between select() and the tracepoint: not compared\n");
 		seq_puts(m, "# counted while the hook is registered (policy kernel, passthrough=register, or any other policy)\n");
 	} else {
 		seq_puts(m, "# source: none (needs the policy hook and sched_wake_affine_tp)\n");
 	}
-	seq_puts(m, "rule agree disagree\n");
+	seq_puts(m, "rule agree disagree stale\n");
 	if (wl_hook_present() && wl_tp_found("sched_wake_affine_tp")) {
 		for (i = 0; i < WL_NR_CHECKS; i++)
-			seq_printf(m, "%s %lu %lu\n", wl_check_names[i],
-				   sum->check[i][0], sum->check[i][1]);
+			seq_printf(m, "%s %lu %lu %lu\n", wl_check_names[i],
+				   sum->check[i][WL_AGREE],
+				   sum->check[i][WL_DISAGREE],
+				   sum->check[i][WL_STALE]);
 	}
 	mutex_unlock(&wl_lock);
 	kfree(sum);

@@ -47,6 +47,14 @@ enum wl_check {
 	WL_NR_CHECKS
 };
 
+/* Columns of the oldcheck table. */
+enum wl_check_col {
+	WL_AGREE,	/* same answer as the kernel */
+	WL_DISAGREE,	/* another answer, on the same inputs */
+	WL_STALE,	/* inputs changed meanwhile: not compared */
+	WL_NR_CHECK_COLS
+};
+
 #define WL_MAX_POLICIES		16
 
 /**
@@ -61,7 +69,7 @@ enum wl_check {
 struct wl_counters {
 	unsigned long place[WL_MAX_POLICIES][WL_NR_COLS];
 	unsigned long rule[WL_NR_RULES][2];
-	unsigned long check[WL_NR_CHECKS][2];
+	unsigned long check[WL_NR_CHECKS][WL_NR_CHECK_COLS];
 };
 
 DECLARE_PER_CPU(struct wl_counters, wl_counters);
@@ -145,6 +153,23 @@ unsigned int wl_pct(const struct wake_affine_args *args);
 int wl_wa_idle(const struct wake_affine_args *args);
 int wl_wa_weight(const struct wake_affine_args *args);
 int wl_wa_old(const struct wake_affine_args *args);
+
+/**
+ * struct wl_old_inputs - everything wl_wa_old() reads besides its arguments
+ * @this_llc: statistics of the waker's LLC
+ * @prev_llc: statistics of the previous CPU's LLC
+ * @cur_load: the waker's load (sync wakeups only)
+ * @task_load: the wakee's load
+ */
+struct wl_old_inputs {
+	struct sched_llc_stats this_llc, prev_llc;
+	unsigned long cur_load, task_load;
+};
+
+bool wl_old_inputs_get(const struct wake_affine_args *args,
+		       struct wl_old_inputs *in);
+bool wl_old_inputs_same(const struct wl_old_inputs *a,
+			const struct wl_old_inputs *b);
 bool wl_cpu_idle(int cpu);
 
 static inline bool wl_hook_present(void)

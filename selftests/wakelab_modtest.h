@@ -27,7 +27,7 @@
 #define WL_LLC_COLS		"llc cpus nr_running load util capacity has_capacity"
 #define WL_CAPS_COLS		"cap value"
 #define WL_DECISION_COLS	"rule calls waker"
-#define WL_CHECK_COLS		"rule agree disagree"
+#define WL_CHECK_COLS		"rule agree disagree stale"
 
 /* Placement categories that partition the wakeups. */
 static const char * const wl_place_parts[] = {
