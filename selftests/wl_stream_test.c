@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -438,6 +439,36 @@ TEST_F(engine, bad_usage)
 			TH_LOG("'%s': %s", bad[i], r->err);
 		EXPECT_NE(NULL, strstr(r->err, "usage:"));
 	}
+}
+
+/*
+ * RLIMIT_NOFILE: threads mode holds every endpoint in one process.  A soft
+ * limit below what the run needs is raised by wl_stream itself; a hard
+ * limit below it fails the run before any worker starts: exit 1, nothing on
+ * stdout, and stderr names the limit and the need.
+ */
+TEST_F(engine, nofile_limit)
+{
+	const char *args = "-w tcp_stream -T -n 2*cpus -l 0.5 -W 0";
+	struct wlt_run *r = self->run;
+	struct rlimit rl;
+
+	ASSERT_EQ(0, getrlimit(RLIMIT_NOFILE, &rl));
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < 1024)
+		SKIP(return, "hard RLIMIT_NOFILE %lu is already low",
+		     (unsigned long)rl.rlim_max);
+	rl.rlim_cur = 24;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	wlt_run(r, args);
+	EXPECT_EQ(0, wlt_exit(r)) TH_LOG("soft limit 24: %s", r->err);
+
+	rl.rlim_max = 24;
+	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
+	wlt_run(r, args);
+	EXPECT_EQ(1, wlt_exit(r)) TH_LOG("hard limit 24: %s", r->err);
+	EXPECT_STREQ("", r->out);
+	EXPECT_NE(NULL, strstr(r->err, "RLIMIT_NOFILE hard limit 24 is below"))
+		TH_LOG("%s", r->err);
 }
 
 /*
