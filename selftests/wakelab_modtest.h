@@ -262,14 +262,16 @@ static inline const char *wl_module_skip_reason(int err)
 }
 
 /*
- * Unload, retrying while a file of the module is open elsewhere (an open
- * debugfs file holds a module reference).  0, or -errno.
+ * Unload, retrying for up to 5 s while a file of the module is open
+ * elsewhere: an open debugfs file holds a module reference, so
+ * delete_module(O_NONBLOCK) fails with EAGAIN until it is closed, and a
+ * running wl_stream reads the module's tables at each sample.  0, or -errno.
  */
 static inline int wl_module_unload_retry(void)
 {
 	int i, ret = -EBUSY;
 
-	for (i = 0; i < 200; i++) {
+	for (i = 0; i < 1000; i++) {
 		ret = wl_module_unload();
 		if (ret != -EWOULDBLOCK && ret != -EBUSY && ret != -EAGAIN)
 			return ret;

@@ -70,7 +70,7 @@ FIXTURE_TEARDOWN(wl)
 	/* Leave the default method loaded, with nothing running. */
 	if (!self->skip && self->loaded_here &&
 	    strcmp(variant->method, "tracepoint"))
-		EXPECT_EQ(0, wl_module_unload());
+		EXPECT_EQ(0, wl_module_unload_retry());
 	free(self->a);
 	free(self->b);
 }
@@ -533,7 +533,7 @@ TEST_F_TIMEOUT(wl, load_enable_unload_cycles, 400)
 	wl_msleep(500);
 	for (i = 0; i < 20; i++) {
 		if (wl_module_loaded()) {
-			ret = wl_module_unload();
+			ret = wl_module_unload_retry();
 			ASSERT_EQ(0, ret) TH_LOG("cycle %d unload: %s", i,
 						 strerror(-ret));
 		}
@@ -545,7 +545,7 @@ TEST_F_TIMEOUT(wl, load_enable_unload_cycles, 400)
 			ASSERT_EQ(0, wl_table("placement", self->a));
 		/* Unload with the probes attached and the streams running. */
 	}
-	ASSERT_EQ(0, wl_module_unload());
+	ASSERT_EQ(0, wl_module_unload_retry());
 	EXPECT_FALSE(wl_module_loaded());
 	wl_load_stop(pid);
 	ASSERT_EQ(0, wl_module_load(params));

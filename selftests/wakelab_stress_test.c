@@ -248,20 +248,6 @@ static unsigned long readers_join(struct __test_metadata *_metadata,
 	return bad;
 }
 
-/* Unload, retrying while a reader holds a file open. */
-static int unload_retry(void)
-{
-	int i, ret = -EAGAIN;
-
-	for (i = 0; i < 5000; i++) {
-		ret = wl_module_unload();
-		if (ret != -EAGAIN && ret != -EWOULDBLOCK && ret != -EBUSY)
-			return ret;
-		usleep(1000);
-	}
-	return ret;
-}
-
 /* Policy names from the policy file (0 on a kernel without the hook). */
 static int policy_names(struct wl_dbg_policy *pol)
 {
@@ -374,7 +360,7 @@ TEST_F_TIMEOUT(stress, reload_under_load, 7200)
 	 * switches) would otherwise each wait behind 4 x CPUs busy tasks.
 	 */
 	setpriority(PRIO_PROCESS, syscall(SYS_gettid), -20);
-	ASSERT_EQ(0, unload_retry());
+	ASSERT_EQ(0, wl_module_unload_retry());
 	nrd = readers_start(rd, ARRAY_SIZE(rd), &stop, true, 1000);
 	for (c = 0; c < cycles; c++) {
 		/* A round of workloads; every cycle starts with both up. */
@@ -422,7 +408,7 @@ TEST_F_TIMEOUT(stress, reload_under_load, 7200)
 		}
 		phase[2] += now() - tp;
 		tp = now();
-		ret = unload_retry();
+		ret = wl_module_unload_retry();
 		ASSERT_EQ(0, ret) TH_LOG("cycle %lu: unload: %s", c,
 					 strerror(-ret));
 		phase[3] += now() - tp;
