@@ -89,23 +89,6 @@ static unsigned int rn(unsigned int n)
 	return n ? rnd() % n : 0;
 }
 
-static unsigned long env_ulong(const char *name, unsigned long def)
-{
-	const char *s = getenv(name);
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s)
-		return def;
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || !v) {
-		fprintf(stderr, "%s: '%s' is not a positive number\n", name, s);
-		exit(KSFT_FAIL);
-	}
-	return v;
-}
-
 /* The kernel's isgraph(): lib/ctype.c classes, Latin-1 included. */
 static bool k_isgraph(unsigned char c)
 {
@@ -553,8 +536,8 @@ FIXTURE_SETUP(fuzz)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&self->f, 0, sizeof(self->f));
 	self->skip = wl_kernel_test_skip_reason();
-	self->writes = env_ulong("WAKELAB_FUZZ_WRITES", FUZZ_DEFAULT_WRITES);
-	rng_state = env_ulong("WAKELAB_FUZZ_SEED", 0);
+	self->writes = wl_env_count("WAKELAB_FUZZ_WRITES", FUZZ_DEFAULT_WRITES);
+	rng_state = wl_env_count("WAKELAB_FUZZ_SEED", 0);
 	if (!rng_state)
 		rng_state = (__u64)time(NULL) * 2654435761u ^ getpid();
 	self->f.t = wl_dbg_table_new();

@@ -280,4 +280,26 @@ static inline int wl_module_unload_retry(void)
 	return ret;
 }
 
+/*
+ * A positive decimal count from the environment variable @name, @def when
+ * it is unset or empty; anything else ends the program with a message
+ * (KSFT_FAIL: a mistyped setting must not run a different test).
+ */
+static inline unsigned long wl_env_count(const char *name, unsigned long def)
+{
+	const char *s = getenv(name);
+	unsigned long v;
+	char *end;
+
+	if (!s || !*s)
+		return def;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || !v) {
+		fprintf(stderr, "%s: '%s' is not a positive number\n", name, s);
+		exit(KSFT_FAIL);
+	}
+	return v;
+}
+
 #endif /* WAKELAB_MODTEST_H */

@@ -53,23 +53,6 @@ static bool is_table(const char *name)
 	       !strcmp(name, "oldcheck");
 }
 
-static unsigned long env_num(const char *name, unsigned long def)
-{
-	const char *s = getenv(name);
-	unsigned long v;
-	char *end;
-
-	if (!s || !*s)
-		return def;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || !v) {
-		fprintf(stderr, "%s: '%s' is not a positive number\n", name, s);
-		exit(KSFT_FAIL);
-	}
-	return v;
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -337,9 +320,9 @@ static int switch_one(bool hook, const struct wl_dbg_policy *pol,
 
 TEST_F_TIMEOUT(stress, reload_under_load, 7200)
 {
-	unsigned long cycles = env_num("WAKELAB_STRESS_CYCLES", 10);
-	unsigned long switches = env_num("WAKELAB_STRESS_SWITCHES", 10);
-	int round_secs = env_num("WAKELAB_STRESS_ROUND", 30);
+	unsigned long cycles = wl_env_count("WAKELAB_STRESS_CYCLES", 10);
+	unsigned long switches = wl_env_count("WAKELAB_STRESS_SWITCHES", 10);
+	int round_secs = wl_env_count("WAKELAB_STRESS_ROUND", 30);
 	unsigned long c, k, nswitch = 0, reads = 0, rounds = 0;
 	unsigned long methods[2] = { 0, 0 };
 	struct reader rd[64];
@@ -499,7 +482,7 @@ static void *rw_fn(void *arg)
 
 TEST_F_TIMEOUT(stress, concurrent_rw, 3600)
 {
-	unsigned long secs = env_num("WAKELAB_STRESS_SECS", 5);
+	unsigned long secs = wl_env_count("WAKELAB_STRESS_SECS", 5);
 	unsigned long reads = 0, writes = 0, bad = 0, wrong = 0;
 	bool online[WL_MAX_CPUS];
 	bool stop = false;
@@ -593,7 +576,7 @@ static int llc_of(int cpu)
 
 TEST_F_TIMEOUT(stress, hotplug, 3600)
 {
-	unsigned long cycles = env_num("WAKELAB_HOTPLUG_CYCLES", 2);
+	unsigned long cycles = wl_env_count("WAKELAB_HOTPLUG_CYCLES", 2);
 	char cmdline[4096] = "";
 	bool online[WL_MAX_CPUS];
 	int victim[WL_MAX_CPUS], llc_seen[WL_MAX_CPUS];
