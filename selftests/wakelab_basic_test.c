@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * First end-to-end check of the wakelab test loop: the module loads and
- * creates /sys/kernel/debug/wakelab/, and a sched feature (WA_BIAS) toggles
+ * First end-to-end check of the wakelab test loop: the module loads (any
+ * load error but a missing wakelab.ko fails), its caps say it has the
+ * policy hook exactly when the kernel has the wakelab series (WA_OLD in
+ * sched/features, which the series adds), it creates
+ * /sys/kernel/debug/wakelab/, and a sched feature (WA_BIAS) toggles
  * through /sys/kernel/debug/sched/features and is restored to its exact
  * original value.  Skips when not root or when debugfs is absent, so it
  * never changes a kernel it cannot see.
@@ -10,11 +13,12 @@
 #include <string.h>
 
 #include "../kselftest_harness.h"
-#include "wakelab_util.h"
+#include "wakelab_modtest.h"
 
 FIXTURE(basic) {
 	const char *skip;
 	int loaded_here;
+	struct wl_dbg_table *t;
 };
 
 FIXTURE_SETUP(basic)
@@ -24,16 +28,16 @@ FIXTURE_SETUP(basic)
 
 	self->loaded_here = 0;
 	self->skip = why;
+	self->t = wl_dbg_table_new();
+	ASSERT_NE(NULL, self->t);
 	if (why)
 		return;
 	if (!wl_module_loaded()) {
 		ret = wl_module_load(NULL);
-		if (ret == -ENOENT) {
-			self->skip = "wakelab.ko not found (set WAKELAB_MODULE)";
+		self->skip = wl_module_absent_reason(ret);
+		if (self->skip)
 			return;
-		}
-		ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", wl_module_path(),
-					 strerror(-ret));
+		wl_assert_loaded(_metadata, ret, "no parameters");
 		self->loaded_here = 1;
 	}
 }
@@ -42,6 +46,36 @@ FIXTURE_TEARDOWN(basic)
 {
 	if (self->loaded_here)
 		EXPECT_EQ(0, wl_module_unload());
+	free(self->t);
+}
+
+/*
+ * Before anything else: the module built for this kernel has the policy
+ * hook exactly when the kernel has the series.  The truth is the kernel's,
+ * not the module's: patch 0002 adds the WA_OLD sched feature, so its
+ * presence in sched/features says the series is applied.  A patched kernel
+ * whose module lacks the hook would otherwise pass every control-mode test
+ * as a skip.
+ */
+TEST_F(basic, caps_hook_matches_kernel)
+{
+	const char *want;
+	int wa_old, r;
+
+	WL_SKIP_IF(self->skip);
+	wa_old = wl_sched_feat_get("WA_OLD");
+	ASSERT_TRUE(wa_old >= 0 || wa_old == -ENOENT)
+		TH_LOG("reading %s: %s", WL_SCHED_FEATURES, strerror(-wa_old));
+	want = wa_old >= 0 ? "yes" : "no";
+	ASSERT_EQ(0, wl_table("caps", self->t))
+		TH_LOG("%s/caps does not parse", WL_MODULE_DIR);
+	r = wl_dbg_row(self->t, "hook");
+	ASSERT_LE(0, r) TH_LOG("caps has no hook row");
+	ASSERT_EQ(2, self->t->ncols);
+	EXPECT_STREQ(want, self->t->cell[r][1])
+		TH_LOG("WA_OLD %s sched/features (%s kernel), so caps must say 'hook %s'",
+		       wa_old >= 0 ? "in" : "not in",
+		       wa_old >= 0 ? "patched" : "stock", want);
 }
 
 TEST_F(basic, module_debugfs_dir)

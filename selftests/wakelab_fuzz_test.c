@@ -554,8 +554,7 @@ FIXTURE_SETUP(fuzz)
 	self->skip = wl_module_skip_reason(ret);
 	if (self->skip)
 		return;
-	ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", wl_module_path(),
-				 strerror(-ret));
+	wl_assert_loaded(_metadata, ret, "default method");
 	self->f.hook = !strcmp(wl_cap("hook"), "yes");
 }
 

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers for the wakelab.ko kselftests (wakelab_module_test,
- * wakelab_policy_test): read the module's tables and knobs, run a loopback
+ * Helpers for the wakelab.ko kselftests (wakelab_basic_test,
+ * wakelab_module_test, wakelab_policy_test, wakelab_fuzz_test,
+ * wakelab_stress_test): read the module's tables and knobs, run a loopback
  * workload in the background (wl_stream when it is on PATH, else a pipe
- * ping-pong), and parse CPU lists.  Header-only, like the other helpers.
+ * ping-pong), parse CPU lists, compare the llc table with sysfs cacheinfo,
+ * and tell a missing module (a skip) from one that fails to load (a
+ * failure).  Header-only, like the other helpers.
  */
 #ifndef WAKELAB_MODTEST_H
 #define WAKELAB_MODTEST_H
@@ -134,6 +137,132 @@ static inline int wl_online_cpus(bool *set)
 	return wl_cpulist(buf, set, WL_MAX_CPUS);
 }
 
+/*
+ * CPUs sharing @cpu's last-level cache according to sysfs cacheinfo (its
+ * highest-level cache index) into @set: count, -ENOENT when sysfs has no
+ * cache information for @cpu, -EIO or -EINVAL for an unreadable list.
+ */
+static inline int wl_sysfs_llc(int cpu, bool *set)
+{
+	char path[256], buf[4096];
+	int idx, best = -1, lvl, best_lvl = -1;
+
+	for (idx = 0; idx < 16; idx++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cache/index%d/level",
+			 cpu, idx);
+		if (wl_read_file(path, buf, sizeof(buf)) <= 0)
+			break;
+		lvl = atoi(buf);
+		if (lvl >= best_lvl) {
+			best_lvl = lvl;
+			best = idx;
+		}
+	}
+	if (best < 0)
+		return -ENOENT;
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+		 cpu, best);
+	if (wl_read_file(path, buf, sizeof(buf)) <= 0)
+		return -EIO;
+	return wl_cpulist(buf, set, WL_MAX_CPUS);
+}
+
+/**
+ * wl_llc_check() - the module's llc table against the CPUs and sysfs
+ * @t: the llc table
+ * @why: where the first mismatch is described
+ * @len: size of @why
+ *
+ * Every row's cpus must be online CPUs, the row keyed by the first of
+ * them, and equal the online CPUs sharing their last-level cache in sysfs
+ * cacheinfo; every online CPU must be in exactly one row.
+ *
+ * Return: 0; -EINVAL on a mismatch; -ENODATA when all else held but sysfs
+ * has no cache information for some online CPU, whose LLC was therefore
+ * not compared; -EIO when the online CPUs are unreadable.
+ */
+static inline int wl_llc_check(const struct wl_dbg_table *t, char *why,
+			       size_t len)
+{
+	bool online[WL_MAX_CPUS], seen[WL_MAX_CPUS], row[WL_MAX_CPUS],
+		sys[WL_MAX_CPUS];
+	int r, c, cpu, o, n, nodata = -1;
+	unsigned long long key;
+	const char *k;
+
+	snprintf(why, len, "ok");
+	if (wl_online_cpus(online) <= 0) {
+		snprintf(why, len, "cannot read the online CPUs");
+		return -EIO;
+	}
+	c = wl_dbg_col(t, "cpus");
+	if (c < 0 || !t->nrows) {
+		snprintf(why, len, "no cpus column or no rows");
+		return -EINVAL;
+	}
+	memset(seen, 0, sizeof(seen));
+	for (r = 0; r < t->nrows; r++) {
+		k = t->cell[r][0];
+		if (wl_cpulist(t->cell[r][c], row, WL_MAX_CPUS) <= 0) {
+			snprintf(why, len, "row %s: bad cpus '%s'", k,
+				 t->cell[r][c]);
+			return -EINVAL;
+		}
+		for (cpu = 0; !row[cpu]; cpu++)
+			;
+		/* The key is the LLC's first CPU. */
+		if (wl_dbg_u64(t, r, 0, &key) || key != (unsigned long long)cpu) {
+			snprintf(why, len, "row %s: key is not its first CPU %d",
+				 k, cpu);
+			return -EINVAL;
+		}
+		for (cpu = 0; cpu < WL_MAX_CPUS; cpu++) {
+			if (!row[cpu])
+				continue;
+			if (!online[cpu] || seen[cpu]) {
+				snprintf(why, len, "row %s: cpu%d %s", k, cpu,
+					 seen[cpu] ? "in two rows" : "offline");
+				return -EINVAL;
+			}
+			seen[cpu] = true;
+			n = wl_sysfs_llc(cpu, sys);
+			if (n == -ENOENT) {
+				if (nodata < 0)
+					nodata = cpu;
+				continue;
+			}
+			if (n <= 0) {
+				snprintf(why, len, "cpu%d: sysfs cache list unreadable (%d)",
+					 cpu, n);
+				return -EINVAL;
+			}
+			for (o = 0; o < WL_MAX_CPUS; o++) {
+				if ((sys[o] && online[o]) == row[o])
+					continue;
+				snprintf(why, len, "row %s (cpus %s): cpu%d is %s the sysfs LLC of online cpu%d",
+					 k, t->cell[r][c], o,
+					 row[o] ? "in the row, not in" :
+					 "missing from the row, in", cpu);
+				return -EINVAL;
+			}
+		}
+	}
+	for (cpu = 0; cpu < WL_MAX_CPUS; cpu++) {
+		if (online[cpu] && !seen[cpu]) {
+			snprintf(why, len, "online cpu%d in no row", cpu);
+			return -EINVAL;
+		}
+	}
+	if (nodata >= 0) {
+		snprintf(why, len, "sysfs has no cache information for cpu%d (cpu%d/cache/index*/level)",
+			 nodata, nodata);
+		return -ENODATA;
+	}
+	return 0;
+}
+
 /* Pipe ping-pong between two processes for @secs (fallback workload). */
 static inline void wl_pingpong(int secs)
 {
@@ -248,17 +377,43 @@ static inline int wl_module_ensure(const char *method, bool *loaded_here)
 }
 
 /*
+ * The skip reason for a load that failed because the module file is not
+ * there; NULL for success and for every other failure.  finit_module()
+ * also returns -ENOENT when the module's own init fails (a tracepoint or
+ * an unresolved symbol it needs): with the file present, that is the
+ * module's failure, not a missing module.
+ */
+static inline const char *wl_module_absent_reason(int err)
+{
+	if (err == -ENOENT && wl_module_absent())
+		return "wakelab.ko not found (set WAKELAB_MODULE)";
+	return NULL;
+}
+
+/*
  * The skip reason for a wl_module_ensure() failure that is the machine's,
  * not the module's (no wakelab.ko, module loading forbidden); NULL for
  * success and for every real failure.
  */
 static inline const char *wl_module_skip_reason(int err)
 {
-	if (err == -ENOENT)
-		return "wakelab.ko not found (set WAKELAB_MODULE)";
 	if (err == -EPERM)
 		return "this kernel does not let root load modules";
-	return NULL;
+	return wl_module_absent_reason(err);
+}
+
+/*
+ * Fail the test on load result @ret unless it is 0 (after the skip reasons
+ * above were taken), with the errno and where the module says why; @what
+ * describes the load (parameters).  Needs kselftest_harness.h included
+ * first.
+ */
+static inline void wl_assert_loaded(struct __test_metadata *_metadata,
+				    int ret, const char *what)
+{
+	ASSERT_EQ(0, ret)
+		TH_LOG("loading %s (%s): %s (errno %d); see dmesg for the module's own error",
+		       wl_module_path(), what, strerror(-ret), -ret);
 }
 
 /*

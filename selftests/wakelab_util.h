@@ -139,6 +139,17 @@ static inline const char *wl_module_path(void)
 	return p && *p ? p : WL_MODULE_PATH_DEFAULT;
 }
 
+/*
+ * Whether the module file itself is missing.  The only load failure a test
+ * may skip on: finit_module() also returns -ENOENT when the module's own
+ * init fails (a tracepoint or symbol it needs is not there), and that is a
+ * failure of the module, not an absent one.
+ */
+static inline bool wl_module_absent(void)
+{
+	return access(wl_module_path(), F_OK) && errno == ENOENT;
+}
+
 /* Load wakelab.ko with @params; 0, or -errno (-EEXIST if loaded). */
 static inline int wl_module_load(const char *params)
 {
