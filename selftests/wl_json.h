@@ -280,6 +280,74 @@ static inline const char *wl_json_next_elem(const char **it, const char *arr)
 	return *it ? p : NULL;
 }
 
+/* Whether @key is in the NULL-terminated list @a or @b (@b may be NULL). */
+static inline int wl_json_key_listed(const char *key, const char * const *a,
+				     const char * const *b)
+{
+	for (; a && *a; a++)
+		if (!strcmp(*a, key))
+			return 1;
+	for (; b && *b; b++)
+		if (!strcmp(*b, key))
+			return 1;
+	return 0;
+}
+
+static inline void wl_json_note(char *msg, size_t len, size_t *o,
+				const char *what, const char *key)
+{
+	if (*o < len)
+		*o += snprintf(msg + *o, len - *o, "%s%s '%s'", *o ? "," : "",
+			       what, key);
+}
+
+/**
+ * wl_json_members_exact() - whether an object has exactly these members
+ * @obj:	the (valid) object
+ * @want:	member names, NULL-terminated
+ * @more:	more member names, NULL-terminated, or NULL
+ * @msg:	what differs ("missing 'x', unexpected 'y', duplicate 'z'")
+ * @len:	its size
+ *
+ * The schema check: a member added, dropped or repeated is a difference;
+ * the order is not.  Return: 0 when the set is exactly @want + @more, else
+ * -1 with @msg filled.
+ */
+static inline int wl_json_members_exact(const char *obj,
+					const char * const *want,
+					const char * const *more, char *msg,
+					size_t len)
+{
+	const char *it = NULL, *it2, * const *w;
+	char key[128], key2[128];
+	size_t o = 0;
+	int n;
+
+	msg[0] = '\0';
+	if (!obj || *wl_json_ws(obj) != '{') {
+		snprintf(msg, len, "not an object");
+		return -1;
+	}
+	while (wl_json_next_member(&it, obj, key, sizeof(key))) {
+		if (!wl_json_key_listed(key, want, more))
+			wl_json_note(msg, len, &o, "unexpected", key);
+		it2 = NULL;
+		n = 0;
+		while (wl_json_next_member(&it2, obj, key2, sizeof(key2)) &&
+		       it2 <= it)
+			n += !strcmp(key, key2);
+		if (n > 1)
+			wl_json_note(msg, len, &o, "duplicate", key);
+	}
+	for (w = want; *w; w++)
+		if (!wl_json_member(obj, *w))
+			wl_json_note(msg, len, &o, "missing", *w);
+	for (w = more; w && *w; w++)
+		if (!wl_json_member(obj, *w))
+			wl_json_note(msg, len, &o, "missing", *w);
+	return o ? -1 : 0;
+}
+
 /* Whether the value at p is the literal true. */
 static inline int wl_json_true(const char *p)
 {

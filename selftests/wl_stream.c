@@ -52,12 +52,13 @@
 #include "wl_jsonw.h"
 #include "wl_stream_wakelab.h"
 
-#define WS_SCHEMA		1
+#define WS_SCHEMA		2
 #define WS_EXIT_FAIL		1
 #define WS_EXIT_USAGE		2
 #define WS_EXIT_SKIP		4
 #define WS_PERIOD		251	/* Payload pattern period (prime). */
 #define WS_SETUP_TIMEOUT_S	60
+#define WS_FIRST_DATA_TIMEOUT_S	30
 #define WS_DRAIN_TIMEOUT_S	30
 #define WS_POLL_NS		10000000L
 #define WS_UDP_IDLE_MS		100
@@ -130,6 +131,17 @@ struct ws_shared {
 	struct ws_inst inst[];
 };
 
+/*
+ * The SCTP MIB counters (/proc/net/sctp/snmp) that explain a stream that
+ * stops: retransmission timeouts and the receiver's discards.
+ */
+static const char * const ws_sctp_mib[] = {
+	"SctpT1InitExpireds", "SctpT3RtxExpireds", "SctpT3Retransmits",
+	"SctpFastRetransmits", "SctpDelaySackExpireds", "SctpInPktDiscards",
+	"SctpInDataChunkDiscards",
+};
+#define WS_SCTP_MIB_NR	(sizeof(ws_sctp_mib) / sizeof(ws_sctp_mib[0]))
+
 /* One sample of everything measured at a window edge. */
 struct ws_sample {
 	double t;
@@ -140,6 +152,8 @@ struct ws_sample {
 	struct ws_schedstat ss;
 	int ss_ret;
 	struct ws_wakelab wl;
+	unsigned long long sctp[WS_SCTP_MIB_NR];
+	bool sctp_ok;
 };
 
 struct ws_worker_arg {
@@ -156,6 +170,15 @@ static volatile sig_atomic_t ws_sig;
 static int ws_nworkers;
 static int ws_schedstats_old = -1;
 static unsigned char *ws_pattern;	/* WS_PERIOD repeats, long enough */
+
+/*
+ * Progress of each instance as the controller sees it at every poll of the
+ * window: the last count, when it last moved, and the longest time it did
+ * not (resolution: the poll interval, WS_POLL_NS * 5 at most).
+ */
+static uint64_t *ws_prog_last;
+static double *ws_prog_moved, *ws_prog_gap;
+static bool ws_tracking;
 
 static double ws_now(void)
 {
@@ -192,6 +215,37 @@ static void ws_store(uint64_t *p, uint64_t v)
 static uint64_t ws_load(uint64_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+/*
+ * What instance @i has moved so far: transactions answered (tcp_rr), else
+ * payload bytes received.  The receiver's count: only data that arrived is
+ * progress.
+ */
+static uint64_t ws_progress(int i)
+{
+	return cfg.workload == WS_TCP_RR ? ws_load(&sh->inst[i].rcv.msgs) :
+	       ws_load(&sh->inst[i].rcv.bytes);
+}
+
+/* Start (@start) or continue tracking the instances' progress at @now. */
+static void ws_track(double now, bool start)
+{
+	uint64_t v;
+	int i;
+
+	for (i = 0; i < cfg.instances; i++) {
+		v = ws_progress(i);
+		if (start) {
+			ws_prog_gap[i] = 0;
+		} else if (v == ws_prog_last[i]) {
+			if (now - ws_prog_moved[i] > ws_prog_gap[i])
+				ws_prog_gap[i] = now - ws_prog_moved[i];
+			continue;
+		}
+		ws_prog_last[i] = v;
+		ws_prog_moved[i] = now;
+	}
 }
 
 /* Record why a worker gives up; returns the worker's exit status. */
@@ -813,6 +867,8 @@ static bool ws_watch(double end, char *why, size_t len)
 	for (;;) {
 		if (ws_check_abort(true, why, len))
 			return false;
+		if (ws_tracking)
+			ws_track(ws_now(), false);
 		left = end - ws_now();
 		if (left <= 0)
 			return true;
@@ -942,6 +998,41 @@ static bool ws_wait_ready(char *why, size_t len)
 	return true;
 }
 
+/*
+ * After the release, wait until every instance has moved data (its receiver
+ * got a first byte or transaction), so that the warm-up and the window
+ * start with every instance transferring: connection or association set-up
+ * on a slow kernel must not fall into the window.  Stores in @took the
+ * seconds from the release to the last instance's first data.  False on
+ * failure or when an instance moved nothing within WS_FIRST_DATA_TIMEOUT_S.
+ */
+static bool ws_wait_first_data(double *took, char *why, size_t len)
+{
+	double t0 = ws_now(), end = t0 + WS_FIRST_DATA_TIMEOUT_S;
+	int i, started;
+
+	for (;;) {
+		if (ws_check_abort(true, why, len))
+			return false;
+		for (i = 0, started = 0; i < cfg.instances; i++)
+			started += ws_progress(i) > 0;
+		if (started == cfg.instances)
+			break;
+		if (ws_now() > end) {
+			for (i = 0; i < cfg.instances && ws_progress(i); i++)
+				;
+			snprintf(why, len,
+				 "instance %d moved no data within %d s of the start (%d of %d instances started)",
+				 i, WS_FIRST_DATA_TIMEOUT_S, started,
+				 cfg.instances);
+			return false;
+		}
+		ws_nap();
+	}
+	*took = ws_now() - t0;
+	return true;
+}
+
 /* Wait for all workers to end after the stop; false on failure/timeout. */
 static bool ws_wait_done(char *why, size_t len)
 {
@@ -993,6 +1084,27 @@ static int ws_sample_alloc(struct ws_sample *s)
 	       0 : -1;
 }
 
+/* The ws_sctp_mib counters into @v; 0, or -1 when unreadable. */
+static int ws_sctp_mib_read(unsigned long long *v)
+{
+	char name[64];
+	unsigned long long x;
+	unsigned int k, found = 0;
+	FILE *f;
+
+	f = fopen("/proc/net/sctp/snmp", "re");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %llu", name, &x) == 2)
+		for (k = 0; k < WS_SCTP_MIB_NR; k++)
+			if (!strcmp(name, ws_sctp_mib[k])) {
+				v[k] = x;
+				found++;
+			}
+	fclose(f);
+	return found == WS_SCTP_MIB_NR ? 0 : -1;
+}
+
 /* Counters first (they move fastest), then the system-wide sources. */
 static void ws_sample(struct ws_sample *s)
 {
@@ -1009,6 +1121,7 @@ static void ws_sample(struct ws_sample *s)
 	ws_perf_read(&perf, s->perf);
 	s->ss_ret = ws_schedstat_read(WS_SCHEDSTAT_PATH, &s->ss);
 	ws_wakelab_sample(&s->wl);
+	s->sctp_ok = ws_sctp() && !ws_sctp_mib_read(s->sctp);
 }
 
 /* Raise the soft RLIMIT_NOFILE to what the run needs, or explain. */
@@ -1094,6 +1207,11 @@ static int ws_setup_pattern(void)
  * @perf:	perf counts in the window (@perf_ok per event)
  * @ss:		schedstat deltas (when @ss_ret is 0)
  * @integrity:	all instances passed the integrity checks
+ * @first_data_s: seconds from the release to the last instance's first data
+ * @stalled:	per instance: moved nothing in the window
+ * @nstalled:	instances that moved nothing in the window
+ * @gap:	per instance: longest time in the window without progress, s
+ * @sctp:	SCTP MIB deltas in the window (when @sctp_ok)
  */
 struct ws_result {
 	double window;
@@ -1109,6 +1227,12 @@ struct ws_result {
 	struct ws_schedstat ss;
 	int ss_ret;
 	bool integrity;
+	double first_data_s;
+	bool *stalled;
+	int nstalled;
+	double *gap;
+	unsigned long long sctp[WS_SCTP_MIB_NR];
+	bool sctp_ok;
 };
 
 /*
@@ -1189,6 +1313,20 @@ static void ws_compute(const struct ws_sample *a, const struct ws_sample *b,
 		in = &sh->inst[i];
 		if (!ws_check_instance(i))
 			r->integrity = false;
+		r->gap[i] = ws_prog_gap[i];
+		r->stalled[i] = cfg.workload == WS_TCP_RR ?
+				b->rcv_msgs[i] == a->rcv_msgs[i] :
+				b->rcv_bytes[i] == a->rcv_bytes[i];
+		if (r->stalled[i]) {
+			r->nstalled++;
+			fprintf(stderr,
+				"wl_stream: warning: instance %d moved no data in the %.2f s window (stalled; it had moved %llu %s before it)\n",
+				i, r->window,
+				(unsigned long long)(cfg.workload == WS_TCP_RR ?
+						     a->rcv_msgs[i] : a->rcv_bytes[i]),
+				cfg.workload == WS_TCP_RR ? "transactions" :
+				"bytes");
+		}
 		if (cfg.workload == WS_TCP_RR) {
 			d = b->snd_msgs[i] - a->snd_msgs[i];
 			r->window_trans += d;
@@ -1230,6 +1368,9 @@ static void ws_compute(const struct ws_sample *a, const struct ws_sample *b,
 		r->perf[ev] = b->perf[ev] >= a->perf[ev] ?
 			      b->perf[ev] - a->perf[ev] : 0;
 	}
+	r->sctp_ok = a->sctp_ok && b->sctp_ok;
+	for (ev = 0; r->sctp_ok && ev < (int)WS_SCTP_MIB_NR; ev++)
+		r->sctp[ev] = b->sctp[ev] - a->sctp[ev];
 	r->ss_ret = a->ss_ret ? a->ss_ret : b->ss_ret;
 	if (!r->ss_ret) {
 		ws_schedstat_delta(&a->ss, &b->ss, &r->ss);
@@ -1307,6 +1448,7 @@ static void ws_print_json(const struct ws_result *r,
 	ws_json_fix(&j, "duration_s", r->window, 3);
 	ws_json_fix(&j, "duration_requested_s", cfg.duration, 3);
 	ws_json_fix(&j, "warmup_s", cfg.warmup, 3);
+	ws_json_fix(&j, "first_data_s", r->first_data_s, 3);
 	ws_json_bool(&j, "verify", cfg.verify);
 	ws_json_int(&j, "cpus", topo.ncpus);
 	ws_json_int(&j, "llcs", topo.nllc);
@@ -1331,10 +1473,13 @@ static void ws_print_json(const struct ws_result *r,
 		ws_json_int(&j, "rcv_pin", in->rcv_pin);
 		ws_json_int(&j, "snd_cpu", in->snd.cpu);
 		ws_json_int(&j, "rcv_cpu", in->rcv.cpu);
+		ws_json_bool(&j, "stalled", r->stalled[i]);
+		ws_json_fix(&j, "max_gap_s", r->gap[i], 3);
 		ws_json_obj_end(&j);
 	}
 	ws_json_arr_end(&j);
 	ws_json_str(&j, "integrity", r->integrity ? "ok" : "fail");
+	ws_json_int(&j, "stalled_instances", r->nstalled);
 	if (cfg.workload == WS_UDP_STREAM) {
 		ws_json_obj(&j, "udp");
 		ws_json_fix(&j, "send_mbps", r->udp_send, 2);
@@ -1374,6 +1519,16 @@ static void ws_print_json(const struct ws_result *r,
 			ws_json_null(&j, ws_perf_names[ev]);
 	}
 	ws_json_obj_end(&j);
+	if (ws_sctp()) {
+		if (r->sctp_ok) {
+			ws_json_obj(&j, "sctp_mib");
+			for (ev = 0; ev < (int)WS_SCTP_MIB_NR; ev++)
+				ws_json_u64(&j, ws_sctp_mib[ev], r->sctp[ev]);
+			ws_json_obj_end(&j);
+		} else {
+			ws_json_null(&j, "sctp_mib");
+		}
+	}
 	ws_json_schedstat(&j, r, ss_enabled);
 	ws_wakelab_json(&j, &a->wl, &b->wl);
 	ws_json_obj_end(&j);
@@ -1394,23 +1549,25 @@ static void ws_print_table(const struct ws_result *r,
 	       cfg.msg_size, cfg.recv_size, r->window, cfg.warmup,
 	       topo.ncpus, topo.nllc, topo.nllc == 1 ? "" : "s");
 	if (cfg.workload == WS_UDP_STREAM)
-		printf("%5s %7s %7s %14s %14s %8s\n", "inst", "snd_cpu",
-		       "rcv_cpu", "send Mbit/s", "recv Mbit/s", "loss%");
+		printf("%5s %7s %7s %14s %14s %8s %8s\n", "inst", "snd_cpu",
+		       "rcv_cpu", "send Mbit/s", "recv Mbit/s", "loss%",
+		       "max_gap");
 	else
-		printf("%5s %7s %7s %14s\n", "inst", "snd_cpu", "rcv_cpu",
-		       ws_unit());
+		printf("%5s %7s %7s %14s %8s\n", "inst", "snd_cpu", "rcv_cpu",
+		       ws_unit(), "max_gap");
 	for (i = 0; i < cfg.instances; i++) {
 		in = &sh->inst[i];
 		printf("%5d %7d %7d", i, in->snd.cpu, in->rcv.cpu);
 		if (cfg.workload == WS_UDP_STREAM)
-			printf(" %14.2f %14.2f %8.3f\n", r->snd_mbps[i],
+			printf(" %14.2f %14.2f %8.3f", r->snd_mbps[i],
 			       r->val[i], r->loss[i]);
 		else
-			printf(" %14.2f\n", r->val[i]);
+			printf(" %14.2f", r->val[i]);
+		printf(" %7.3fs%s\n", r->gap[i], r->stalled[i] ? " STALLED" : "");
 	}
-	printf("# aggregate %.2f %s, per instance %.2f, integrity %s\n",
+	printf("# aggregate %.2f %s, per instance %.2f, integrity %s, %d stalled, all instances moving %.3f s after the start\n",
 	       r->aggregate, ws_unit(), r->aggregate / cfg.instances,
-	       r->integrity ? "ok" : "FAIL");
+	       r->integrity ? "ok" : "FAIL", r->nstalled, r->first_data_s);
 	if (cfg.workload == WS_UDP_STREAM)
 		printf("# udp: send %.2f Mbit/s, recv %.2f Mbit/s, loss %.3f%%\n",
 		       r->udp_send, r->aggregate, r->udp_loss);
@@ -1424,6 +1581,12 @@ static void ws_print_table(const struct ws_result *r,
 		printf("# cpu: usr %.1f%% sys %.1f%% irq %.1f%% softirq %.1f%% idle %.1f%%, service demand %.3f us/KB\n",
 		       r->cpu.usr, r->cpu.sys, r->cpu.irq, r->cpu.softirq,
 		       r->cpu.idle, r->sd_kb);
+	if (r->sctp_ok) {
+		printf("# sctp (window):");
+		for (ev = 0; ev < (int)WS_SCTP_MIB_NR; ev++)
+			printf(" %s %llu", ws_sctp_mib[ev] + 4, r->sctp[ev]);
+		printf("\n");
+	}
 	printf("# perf:");
 	for (ev = 0; ev < WS_PERF_NR; ev++) {
 		if (r->perf_ok[ev])
@@ -1528,7 +1691,13 @@ int main(int argc, char **argv)
 	res.val = calloc(cfg.instances, sizeof(double));
 	res.snd_mbps = calloc(cfg.instances, sizeof(double));
 	res.loss = calloc(cfg.instances, sizeof(double));
-	if (!res.val || !res.snd_mbps || !res.loss) {
+	res.gap = calloc(cfg.instances, sizeof(double));
+	res.stalled = calloc(cfg.instances, sizeof(bool));
+	ws_prog_last = calloc(cfg.instances, sizeof(uint64_t));
+	ws_prog_moved = calloc(cfg.instances, sizeof(double));
+	ws_prog_gap = calloc(cfg.instances, sizeof(double));
+	if (!res.val || !res.snd_mbps || !res.loss || !res.gap ||
+	    !res.stalled || !ws_prog_last || !ws_prog_moved || !ws_prog_gap) {
 		fprintf(stderr, "wl_stream: out of memory\n");
 		return WS_EXIT_FAIL;
 	}
@@ -1548,17 +1717,26 @@ int main(int argc, char **argv)
 		goto fail;
 	ws_perf_open(&perf, topo.cpu, topo.ncpus);
 
-	/* The barrier: every worker is connected and waiting; go. */
+	/*
+	 * The barrier: every worker is connected and waiting; go.  The
+	 * warm-up counts from the moment every instance moves data.
+	 */
 	ws_set_phase(WS_PH_WARMUP);
+	if (!ws_wait_first_data(&res.first_data_s, why, sizeof(why)))
+		goto fail;
 	if (cfg.warmup > 0 && !ws_watch(ws_now() + cfg.warmup, why,
 					sizeof(why)))
 		goto fail;
 	ws_set_phase(WS_PH_MEASURE);
 	ws_sample(&s0);
+	ws_track(s0.t, true);
+	ws_tracking = true;
 	/* From the first sample's time: sampling is part of the window. */
 	if (!ws_watch(s0.t + cfg.duration, why, sizeof(why)))
 		goto fail;
 	ws_sample(&s1);
+	ws_track(s1.t, false);
+	ws_tracking = false;
 	ws_set_phase(WS_PH_STOP);
 	if (!ws_wait_done(why, sizeof(why)))
 		goto fail;

@@ -5,7 +5,9 @@
  * input), /proc/stat and /proc/schedstat parsing and deltas from fixture
  * files (v15 and v17, malformed and unknown versions rejected), the LLC map
  * and --pin placements from fixture sysfs trees, the latency histogram's
- * percentiles, and the JSON writer (its output read back by wl_json.h).
+ * percentiles, the JSON writer (its output read back by wl_json.h), and
+ * --brief's line as wl_stream's own code prints it (wl_stream.c is compiled
+ * in, its main() renamed): Avg is the aggregate over the instances.
  * Fixtures: tests/fixtures/wl_stream/.
  */
 #include <errno.h>
@@ -24,6 +26,11 @@
 #include "wl_hist.h"
 #include "wl_jsonw.h"
 #include "wl_json.h"
+
+/* The engine itself, for its printing code; its main() is not ours. */
+#define main wl_stream_main
+#include "wl_stream.c"
+#undef main
 
 static char fixtures[PATH_MAX];
 
@@ -450,11 +457,78 @@ static void test_json(void)
 	free(buf);
 }
 
+/* What ws_print_brief() prints for @aggregate under the options @line. */
+static void brief_line(const char *line, double aggregate, char *buf,
+		       size_t len)
+{
+	struct ws_result res;
+	char err[256];
+	int saved, n;
+	FILE *f;
+
+	buf[0] = '\0';
+	f = tmpfile();
+	if (!f || parse(line, 4, &cfg, err))
+		ksft_exit_fail_msg("brief: setup for '%s' failed\n", line);
+	memset(&res, 0, sizeof(res));
+	res.aggregate = aggregate;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	dup2(fileno(f), STDOUT_FILENO);
+	ws_print_brief(&res);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n > 0 ? n : 0] = '\0';
+	fclose(f);
+}
+
+/*
+ * --brief, Peter's loop format: "<WORKLOAD>-<instances> : Avg: <aggregate /
+ * instances, one decimal>", the Avg read back against the aggregate the
+ * line was printed from.
+ */
+static void test_brief(void)
+{
+	static const struct {
+		const char *line;
+		double aggregate;
+		const char *want;
+	} t[] = {
+		{ "-w tcp_stream -n 3", 100, "TCP_STREAM-3 : Avg: 33.3\n" },
+		{ "-w udp_stream -n cpus", 50806, "UDP_STREAM-4 : Avg: 12701.5\n" },
+		{ "-w tcp_rr -n 7", 1000, "TCP_RR-7 : Avg: 142.9\n" },
+		{ "-w sctp_stream_many -n 2*cpus", 4, "SCTP_STREAM_MANY-8 : Avg: 0.5\n" },
+		{ "-w sctp_stream", 17.25, "SCTP_STREAM-1 : Avg: 17.2\n" },
+	};
+	char buf[128], name[32];
+	unsigned int i, bad = 0;
+	double avg;
+	int n;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		brief_line(t[i].line, t[i].aggregate, buf, sizeof(buf));
+		if (sscanf(buf, "%31[A-Z_]-%d : Avg: %lf", name, &n, &avg) != 3 ||
+		    n != cfg.instances ||
+		    fabs(avg - t[i].aggregate / n) > 0.05 + 1e-9 ||
+		    strcmp(buf, t[i].want)) {
+			ksft_print_msg("'%s', aggregate %g: '%s', want '%s'",
+				       t[i].line, t[i].aggregate, buf,
+				       t[i].want);
+			bad++;
+		}
+	}
+	ksft_test_result(!bad, "brief: Avg = aggregate / instances (%u cases)\n",
+			 i);
+}
+
 int main(void)
 {
 	find_fixtures();
 	ksft_print_header();
-	ksft_set_plan(36);
+	ksft_set_plan(37);
 	test_defaults();
 	test_all_options();
 	test_instances();
@@ -465,5 +539,6 @@ int main(void)
 	test_topo();
 	test_hist();
 	test_json();
+	test_brief();
 	ksft_finished();
 }
