@@ -7,12 +7,15 @@
  * round visits every instance count and, for each, every policy in a
  * shuffled (or rotated) order, applying the spec live and running
  * "wl_stream --json" as a child.  The original settings are restored at the
- * end and on SIGINT/SIGTERM, and the restore is verified by re-reading.  The
+ * end and on SIGINT/SIGTERM, and the restore is verified by re-reading;
+ * while they are changed they are also kept in a state file, from which
+ * "wl_compare --restore" puts them back after a run was killed.  The
  * report is an mmtests-style table (Hmean, Min, Max, Stddev, CoeffVar,
  * %change, permutation-test verdict, placement mix), Peter's loop format
  * (--brief), JSON (--json), and with --out a directory holding all of them
  * plus a gnuplot plot.  Exit: 0 ok, 1 a trial or the restore failed,
- * 2 bad usage or a spec this kernel cannot honour, 4 skip.
+ * 2 bad usage, a spec this kernel cannot honour or settings of another run
+ * still saved, 4 skip.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +45,8 @@
 #define WL_MAX_ARGS		128
 #define WL_KILL_GRACE_MS	10000
 #define WL_EXIT_SKIP		4
+#define WL_OPT_STATE		256
+#define WL_OPT_RESTORE		257
 
 static volatile sig_atomic_t wl_stop;
 
@@ -71,10 +76,19 @@ static const char wl_usage[] =
 "  -t, --trial-timeout S kill a trial after S seconds (default 3*duration+120)\n"
 "  -c, --check          check the specs (and apply/restore each once), exit\n"
 "  -q, --quiet          no progress on stderr\n"
+"      --state FILE     while settings are changed, their originals are kept\n"
+"                       in FILE (default " WL_STATE_PATH "), which is\n"
+"                       removed once they are restored; a run refuses to\n"
+"                       start while it exists\n"
+"      --restore        after a run was killed (SIGKILL, crash) with settings\n"
+"                       changed: put back every original saved in the state\n"
+"                       file, verify them, remove the file (no SPEC)\n"
 "  -h, --help           this text\n"
-"exit 0 ok, 1 a trial or the restore failed, 2 bad usage or a spec the\n"
-"kernel cannot honour (nothing changed), 4 skipped (not root, workload\n"
-"unsupported)\n";
+"exit 0 ok, 1 a trial or the restore failed, 2 bad usage, a spec the kernel\n"
+"cannot honour, or the state file of another run exists (nothing changed),\n"
+"4 skipped (not root, workload unsupported).  --restore: 0 restored, 1 the\n"
+"restore failed (file kept), 2 no usable state file (none, incomplete, from\n"
+"an earlier boot) or its run is still going\n";
 
 static const struct option wl_opts[] = {
 	{ "workload",	   required_argument, NULL, 'w' },
@@ -94,6 +108,8 @@ static const struct option wl_opts[] = {
 	{ "trial-timeout", required_argument, NULL, 't' },
 	{ "check",	   no_argument,	      NULL, 'c' },
 	{ "quiet",	   no_argument,	      NULL, 'q' },
+	{ "state",	   required_argument, NULL, WL_OPT_STATE },
+	{ "restore",	   no_argument,	      NULL, WL_OPT_RESTORE },
 	{ "help",	   no_argument,	      NULL, 'h' },
 	{ NULL,		   0,		      NULL, 0 },
 };
@@ -105,9 +121,11 @@ static const struct option wl_opts[] = {
  * @format:	't' table, 'b' brief, 'j' json
  * @check:	only check specs
  * @quiet:	no progress
+ * @restore:	--restore: put back what a killed run saved
  * @timeout:	per-trial timeout in seconds
  * @nextra:	wl_stream options after "--"
  * @extra:	them
+ * @state_path:	the state file
  */
 struct wl_opts {
 	char	runner[PATH_MAX];
@@ -115,13 +133,17 @@ struct wl_opts {
 	int	format;
 	int	check;
 	int	quiet;
+	int	restore;
 	double	timeout;
 	int	nextra;
 	char	**extra;
+	char	state_path[PATH_MAX];
 };
 
 static struct wl_run run;
 static struct wl_state state;
+/* The state file this run wrote (removed once the settings are back). */
+static const char *state_saved;
 
 static void wl_usage_exit(const char *fmt, const char *arg)
 {
@@ -552,6 +574,74 @@ static int wl_restore(void)
 	return 0;
 }
 
+/*
+ * On the way out, once settings may have been changed: the state file goes
+ * when the last restore worked, else it stays for --restore.  Returns @ret.
+ */
+static int wl_finish(int ret)
+{
+	if (!state_saved)
+		return ret;
+	if (run.restored == 1) {
+		if (unlink(state_saved)) {
+			fprintf(stderr, "wl_compare: removing %s: %s\n",
+				state_saved, strerror(errno));
+			return ret ? ret : 1;
+		}
+	} else {
+		fprintf(stderr, "wl_compare: the original settings stay saved in %s: 'wl_compare --restore' puts them back\n",
+			state_saved);
+	}
+	return ret;
+}
+
+/* Whether process @pid is a live (not zombie) wl_compare. */
+static int wl_compare_running(int pid)
+{
+	char path[64], buf[512], *lp, *rp;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (wl_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	/* "pid (comm) S ...": comm may hold anything, so the last ')'. */
+	lp = strchr(buf, '(');
+	rp = strrchr(buf, ')');
+	if (!lp || !rp || rp[1] != ' ' || !rp[2] || strchr("ZX", rp[2]))
+		return 0;
+	*rp = '\0';
+	return !strcmp(lp + 1, "wl_compare");
+}
+
+/* --restore: put back the originals a killed run left in the state file. */
+static int wl_restore_saved(const struct wl_opts *o)
+{
+	char err[512];
+	int pid;
+
+	if (wl_state_load(&state, o->state_path, &pid, err, sizeof(err))) {
+		fprintf(stderr, "wl_compare: --restore: %s\n", err);
+		return 2;
+	}
+	if (pid != getpid() && wl_compare_running(pid)) {
+		fprintf(stderr, "wl_compare: --restore: the run that saved %s (pid %d) is still going: stop it (it restores on SIGTERM) or let it finish\n",
+			o->state_path, pid);
+		return 2;
+	}
+	if (wl_spec_restore(&state, err, sizeof(err))) {
+		fprintf(stderr, "wl_compare: --restore: RESTORE FAILED: %s; %s kept\n",
+			err, o->state_path);
+		return 1;
+	}
+	if (unlink(o->state_path)) {
+		fprintf(stderr, "wl_compare: --restore: settings restored, but removing %s: %s\n",
+			o->state_path, strerror(errno));
+		return 1;
+	}
+	printf("wl_compare: restored %d setting%s saved by pid %d in %s (verified), removed it\n",
+	       state.nset, state.nset == 1 ? "" : "s", pid, o->state_path);
+	return 0;
+}
+
 static void wl_run_all(const struct wl_opts *o)
 {
 	double t0 = wl_now(), per;
@@ -698,6 +788,7 @@ static void wl_parse_args(int argc, char **argv, struct wl_opts *o)
 	o->format = 't';
 	o->timeout = -1;
 	wl_default_runner(o->runner, sizeof(o->runner));
+	wl_state_default_path(&state, o->state_path, sizeof(o->state_path));
 	snprintf(run.workload, sizeof(run.workload), "tcp_stream");
 	snprintf(run.order, sizeof(run.order), "shuffle");
 	run.rounds = WL_DEFAULT_TRIALS;
@@ -780,6 +871,14 @@ static void wl_parse_args(int argc, char **argv, struct wl_opts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
+		case WL_OPT_STATE:
+			if (wl_fmt(o->state_path, sizeof(o->state_path), "%s",
+				   optarg) || !*optarg)
+				wl_usage_exit("bad state file '%s'", optarg);
+			break;
+		case WL_OPT_RESTORE:
+			o->restore = 1;
+			break;
 		case 'h':
 			fputs(wl_usage, stdout);
 			exit(0);
@@ -789,6 +888,11 @@ static void wl_parse_args(int argc, char **argv, struct wl_opts *o)
 		}
 	}
 	nspec = nopt - optind;
+	if (o->restore) {
+		if (nspec || nopt < argc)
+			wl_usage_exit("%s", "--restore takes no SPEC and no wl_stream options");
+		return;
+	}
 	if (!nspec)
 		wl_usage_exit("%s", "no policy SPEC given");
 	if (nspec > WL_MAX_POLICIES)
@@ -824,12 +928,21 @@ static void wl_parse_args(int argc, char **argv, struct wl_opts *o)
 		run.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
 }
 
-/* Check specs against the kernel, then apply and restore each once. */
-static int wl_check_specs(void)
+/*
+ * Check specs against the kernel, save the originals to the state file,
+ * then apply and restore each spec once.  Settings a killed run left
+ * changed (its state file still there) would pass for originals: refused.
+ */
+static int wl_check_specs(const struct wl_opts *o)
 {
 	char err[512];
 	int p, need = 0;
 
+	if (!access(o->state_path, F_OK)) {
+		fprintf(stderr, "wl_compare: %s exists: another wl_compare is running, or one was killed before it restored the settings it changed ('wl_compare --restore' puts them back)\n",
+			o->state_path);
+		return 2;
+	}
 	for (p = 0; p < run.npol; p++)
 		need |= wl_spec_touches_kernel(&run.spec[p]);
 	if (need && !state.fake && geteuid() != 0) {
@@ -839,6 +952,13 @@ static int wl_check_specs(void)
 	if (wl_spec_check(&state, run.spec, run.npol, err, sizeof(err))) {
 		fprintf(stderr, "wl_compare: %s\n", err);
 		return 2;
+	}
+	if (state.nset) {
+		if (wl_state_save(&state, o->state_path, err, sizeof(err))) {
+			fprintf(stderr, "wl_compare: %s\n", err);
+			return 2;
+		}
+		state_saved = o->state_path;
 	}
 	for (p = 0; p < run.npol; p++) {
 		wl_spec_describe(&state, &run.spec[p], run.desc[p],
@@ -862,19 +982,21 @@ int main(int argc, char **argv)
 
 	wl_state_init(&state);
 	wl_parse_args(argc, argv, &o);
+	if (o.restore)
+		return wl_restore_saved(&o);
 	wl_signals();
 	wl_env_collect(&run.env, state.root);
 
-	ret = wl_check_specs();
+	ret = wl_check_specs(&o);
 	if (ret)
-		return ret;
+		return wl_finish(ret);
 	if (o.check) {
 		printf("wl_compare: %d spec%s OK on %s (applied, restored and verified)\n",
 		       run.npol, run.npol == 1 ? "" : "s", run.env.release);
-		return 0;
+		return wl_finish(0);
 	}
 	if (wl_stop)
-		return 128 + wl_stop;
+		return wl_finish(128 + wl_stop);
 
 	wl_plan();
 	if (!o.quiet)
@@ -883,7 +1005,7 @@ int main(int argc, char **argv)
 			run.duration, run.order,
 			(unsigned long long)run.seed, run.env.mode);
 	wl_run_all(&o);
-	ret = wl_restore() ? 1 : 0;
+	ret = wl_finish(wl_restore() ? 1 : 0);
 	if (wl_stop == -WL_EXIT_SKIP)
 		return ret ? 1 : WL_EXIT_SKIP;
 	if (!run.unit[0])

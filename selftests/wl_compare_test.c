@@ -5,11 +5,14 @@
  * the kernel cannot honour is refused with nothing changed; a short
  * comparison (2 specs x 2 instance counts x 3 trials) completes every trial
  * with integrity and leaves every sched feature exactly as it found it;
- * SIGTERM mid-run restores too; an A/A comparison is not called
- * significant; a large known effect (16 KiB versus 256 B sends) is.  The two verdict tests use 6
- * trials per side and alpha 0.01 (smallest exact p 2/924), so the A/A test
- * fails by chance in at most 1 % of runs; `make bench-verdict` measures the
- * rates properly.  Skips when not root or without the features file.
+ * SIGTERM mid-run restores too; SIGKILL mid-run leaves the settings changed
+ * and the originals in the state file, a new run refuses to start over them,
+ * and "wl_compare --restore" puts every one back; an A/A comparison is not
+ * called significant; a large known effect (16 KiB versus 256 B sends) is.
+ * The two verdict tests use 6 trials per side and alpha 0.01 (smallest
+ * exact p 2/924), so the A/A test fails by chance in at most 1 % of runs;
+ * `make bench-verdict` measures the rates properly.  Skips when not root or
+ * without the features file; wl_compare missing beside it is a failure.
  * A plain kselftest.h TAP program: every check runs in this process,
  * each comparison bounded by wl_compare's own per-trial timeout.
  */
@@ -28,6 +31,7 @@
 #include "../kselftest.h"
 #include "wakelab_util.h"
 #include "wl_json.h"
+#include "wl_spec.h"
 
 #define CMP_OUT_MAX	(4 << 20)
 #define CMP_STEP_US	100000
@@ -51,7 +55,7 @@ static const char *cmp_find(void)
 	strcpy(cmp_bin, self);
 	strcat(cmp_bin, "/wl_compare");
 	if (access(cmp_bin, X_OK))
-		return "wl_compare not found beside the test";
+		return "wl_compare not found beside the test (installed with it)";
 	return NULL;
 }
 
@@ -115,22 +119,31 @@ static const char *cmp_stat(const char *json, const char *label)
 }
 
 static char before[4096];
+/* Where wl_compare keeps the originals: WL_STATE_PATH unless emulated. */
+static char state_path[PATH_MAX];
 static char outdir[64];
 static char json_path[96];
 
-/* The features file is exactly as before the test. */
-static int cmp_unchanged(void)
+/* The features file is exactly as before the test (@say: else show how). */
+static int cmp_same(int say)
 {
 	char after[4096];
 
 	if (wl_read_file(WL_SCHED_FEATURES, after, sizeof(after)) <= 0)
 		return 0;
 	if (strcmp(before, after)) {
-		ksft_print_msg("features before: %s", before);
-		ksft_print_msg("features after:  %s", after);
+		if (say) {
+			ksft_print_msg("features before: %s", before);
+			ksft_print_msg("features after:  %s", after);
+		}
 		return 0;
 	}
 	return 1;
+}
+
+static int cmp_unchanged(void)
+{
+	return cmp_same(1);
 }
 
 static void cmp_cleanup(void)
@@ -199,37 +212,93 @@ static void test_short_comparison(void)
 	/* cpus == 1 collapses the two counts into one cell. */
 	want = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 12 : 6;
 	ksft_test_result(ret == 0 && restored && n == want && ok == n &&
-			 cmp_unchanged(),
-			 "2 specs x 2 counts x 3 trials: exit %d, %d/%d trials ok with integrity (want %d), restored %d\n",
+			 cmp_unchanged() && access(state_path, F_OK),
+			 "2 specs x 2 counts x 3 trials: exit %d, %d/%d trials ok with integrity (want %d), restored %d, no state file left\n",
 			 ret, ok, n, want, restored);
+}
+
+/*
+ * Start a long comparison and wait (up to 120 s) until its second spec has
+ * been applied for 2 s: a trial is running then, not wl_compare's quick
+ * check cycle.  Returns the pid; *@applied says whether that was seen.
+ */
+static pid_t cmp_start_applied(int *applied)
+{
+	char *argv[] = { NULL, "-q", "-r", "3", "-l", "20", "-n", "1",
+			 "default", "NO_WA_IDLE,NO_WA_WEIGHT", NULL };
+	int i, seen = 0;
+	pid_t pid;
+
+	pid = cmp_start(argv, NULL);
+	for (i = 0; i < 1200 && seen < 20; i++) {
+		usleep(CMP_STEP_US);
+		seen = wl_sched_feat_get("WA_IDLE") == 0 ? seen + 1 : 0;
+	}
+	*applied = seen == 20;
+	return pid;
 }
 
 /* SIGTERM while a spec is applied: the original settings come back. */
 static void test_sigterm(void)
 {
-	char *argv[] = { NULL, "-q", "-r", "3", "-l", "20", "-n", "1",
-			 "default", "NO_WA_IDLE,NO_WA_WEIGHT", NULL };
-	int i, seen = 0, ret;
+	int applied, ret;
 	pid_t pid;
 
 	if (wl_sched_feat_get("WA_IDLE") != 1) {
 		ksft_test_result_skip("WA_IDLE is not set here\n");
 		return;
 	}
-	pid = cmp_start(argv, NULL);
-	/*
-	 * Wait (up to 120 s) until the second spec has been applied for 2 s:
-	 * a trial is running then, not wl_compare's quick check cycle.
-	 */
-	for (i = 0; i < 1200 && seen < 20; i++) {
-		usleep(CMP_STEP_US);
-		seen = wl_sched_feat_get("WA_IDLE") == 0 ? seen + 1 : 0;
-	}
+	pid = cmp_start_applied(&applied);
 	kill(pid, SIGTERM);
 	ret = cmp_wait(pid);
-	ksft_test_result(seen == 20 && ret == 128 + SIGTERM &&
-			 wl_sched_feat_get("WA_IDLE") == 1 && cmp_unchanged(),
-			 "SIGTERM mid-trial: exit %d, features restored\n", ret);
+	ksft_test_result(applied && ret == 128 + SIGTERM &&
+			 wl_sched_feat_get("WA_IDLE") == 1 && cmp_unchanged() &&
+			 access(state_path, F_OK),
+			 "SIGTERM mid-trial: exit %d, features restored, no state file left\n",
+			 ret);
+}
+
+/*
+ * SIGKILL while a spec is applied: wl_compare cannot restore, so the
+ * features stay changed and the state file (WL_STATE_PATH) holds the
+ * originals; a new run refuses to start over them (it would take them for
+ * originals); then "wl_compare --restore" puts every setting back,
+ * verified, and removes the file, and a second --restore finds nothing to
+ * restore.
+ */
+static void test_sigkill_restore(void)
+{
+	char *check[] = { NULL, "--check", "default", NULL };
+	char *restore[] = { NULL, "--restore", NULL };
+	int applied, ret, changed, saved, refused, restored, gone, again;
+	int idle = wl_sched_feat_get("WA_IDLE");
+	int weight = wl_sched_feat_get("WA_WEIGHT");
+	pid_t pid;
+
+	if (idle != 1) {
+		ksft_test_result_skip("WA_IDLE is not set here\n");
+		return;
+	}
+	pid = cmp_start_applied(&applied);
+	kill(pid, SIGKILL);
+	ret = cmp_wait(pid);
+	changed = wl_sched_feat_get("WA_IDLE") == 0 && !cmp_same(0);
+	saved = !access(state_path, R_OK);
+	refused = cmp_run(check, NULL) == 2 && wl_sched_feat_get("WA_IDLE") == 0;
+	restored = cmp_run(restore, NULL);
+	gone = access(state_path, F_OK) && errno == ENOENT;
+	again = cmp_run(restore, NULL);
+	ksft_test_result(applied && ret == 128 + SIGKILL && changed && saved &&
+			 refused && restored == 0 && cmp_unchanged() && gone &&
+			 again == 2,
+			 "SIGKILL mid-trial: exit %d, changed %d, state file %d, new run refused %d; --restore exit %d, features restored, file removed %d; again exit %d\n",
+			 ret, changed, saved, refused, restored, gone, again);
+	/* Whatever happened, leave the features as found for the next tests. */
+	if (!cmp_same(0)) {
+		wl_sched_feat_set("WA_IDLE", idle);
+		wl_sched_feat_set("WA_WEIGHT", weight == 1);
+	}
+	unlink(state_path);
 }
 
 /* A two-policy comparison; "significant" of policy b, -4 skip, -1 error. */
@@ -291,23 +360,29 @@ static void test_known_effect(void)
 
 int main(void)
 {
-	const char *skip = wl_kernel_test_skip_reason();
+	static struct wl_state state;
+	const char *skip = wl_kernel_test_skip_reason(), *missing;
 
 	ksft_print_header();
-	ksft_set_plan(5);
-	if (!skip)
-		skip = cmp_find();
+	ksft_set_plan(6);
 	if (skip || wl_read_file(WL_SCHED_FEATURES, before,
 				 sizeof(before)) <= 0) {
 		ksft_print_msg("%s\n", skip ? skip : "cannot read features");
 		ksft_exit_skip("wl_compare_test: %s\n",
 			       skip ? skip : "cannot read features");
 	}
+	wl_state_init(&state);
+	wl_state_default_path(&state, state_path, sizeof(state_path));
+	/* Built and installed together: a missing tool is a broken install. */
+	missing = cmp_find();
+	if (missing)
+		ksft_exit_fail_msg("%s: %s\n", missing, cmp_bin);
 	snprintf(outdir, sizeof(outdir), "/tmp/wl_compare_test.%d", getpid());
 	snprintf(json_path, sizeof(json_path), "%s/results.json", outdir);
 	test_bad_spec();
 	test_short_comparison();
 	test_sigterm();
+	test_sigkill_restore();
 	test_aa();
 	test_known_effect();
 	ksft_finished();

@@ -5,9 +5,12 @@
 # (tests/fake-wl-stream) and an emulated debugfs (WL_FAKE_DEBUGFS): usage
 # errors exit 2 and change nothing; a comparison prints the mmtests table
 # with '*' on a real effect and not on an A/A pair; --brief, --json and
-# --out (report, JSON, gnuplot data, PNG) are well formed; the features
-# come back exactly, also after SIGTERM mid-run; failed trials and a
-# skipping workload give exit 1 and 4.  TAP.
+# --out (report, JSON, gnuplot data, PNG) are well formed, and --json has
+# exactly its schema's members; the features come back exactly, also after
+# SIGTERM mid-run; after SIGKILL the state file holds the originals, a new
+# run refuses to start, and --restore puts them back (no, bad, stale or
+# busy state files are refused); failed trials and a skipping workload give
+# exit 1 and 4.  TAP.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +36,7 @@ if ! make -s -C "$top/selftests" wl_compare >/dev/null 2>&1 && [ ! -x "$cmp" ]; 
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi
-echo "1..17"
+echo "1..25"
 
 mkdir -p "$tmp/dbg/sched" "$tmp/dbg/wakelab"
 feat="GENTLE_FAIR_SLEEPERS START_DEBIT NO_HRTICK WA_IDLE WA_WEIGHT WA_BIAS"
@@ -43,6 +46,21 @@ echo "[default] old never" > "$tmp/dbg/wakelab/policy"
 export WL_FAKE_DEBUGFS=$tmp/dbg FAKE_NOISE=0 FAKE_SLEEP=0.01
 run() { "$cmp" -q -R "$fake" -l 1 "$@"; }
 same() { cmp -s "$tmp/features.orig" "$tmp/dbg/sched/features"; }
+state=$tmp/dbg/wl_compare.state
+# Start a slow comparison in the background (pid in $bg) and wait until it
+# has applied NO_WA_IDLE: a trial is running.
+start_applied() {
+	FAKE_SLEEP=1 "$cmp" -q -R "$fake" -l 1 -r 5 -n 1 "$@" default NO_WA_IDLE >/dev/null 2>&1 &
+	bg=$!
+	applied=0
+	for _ in $(seq 200); do
+		if grep -qw NO_WA_IDLE "$tmp/dbg/sched/features"; then
+			applied=1
+			break
+		fi
+		sleep 0.05
+	done
+}
 
 run --bogus default >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q usage: "$tmp/err"
@@ -61,8 +79,8 @@ run -n 1,0 default >/dev/null 2>&1
 ok $? "bad instance count: exit 2"
 
 run -r 4 -n 1,2 default NO_WA_IDLE,NO_WA_WEIGHT > "$tmp/table" 2>"$tmp/err"; rc=$?
-[ $rc -eq 0 ] && same
-ok $? "comparison exits 0 and restores the features exactly"
+[ $rc -eq 0 ] && same && [ ! -e "$state" ]
+ok $? "comparison exits 0, restores the features exactly, removes its state file"
 
 grep -Eq '^Hmean +tcp_stream-1 .*\( +0\.00%\) .*\* +50\.00%\*' "$tmp/table"
 ok $? "real effect (+50%) marked significant"
@@ -95,6 +113,38 @@ assert abs(s["cross_llc_pct"] - 10) < 1e-9
 EOF
 ok $? "--json: every trial, environment, stats and placement mix"
 
+python3 - "$tmp/json" <<'EOF'
+import json, sys
+def unique(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), "duplicate member in %s" % keys
+    return dict(pairs)
+d = json.load(open(sys.argv[1]), object_pairs_hook=unique)
+schema = {
+    None: "tool version workload unit duration_s rounds order seed alpha "
+          "max_exact permutations wl_stream_options interrupted restored "
+          "failed wall_s env policies cells stats trials",
+    "env": "kernel machine cpus sockets llc_level llcs mode mode_how "
+           "sched_features module module_caps module_policy",
+    "policies": "label spec means",
+    "cells": "instances_arg msg_size instances",
+    "stats": "policy cell instances n failed hmean min max stddev coeffvar "
+             "avg_per_instance pct_change p_value exact significant "
+             "waker_cpu_pct cross_llc_pct",
+    "trials": "seq round policy cell instances_arg instances exit ok "
+              "aggregate start_s elapsed_s integrity error placement "
+              "wl_stream",
+}
+for part, names in schema.items():
+    objs = [d] if part is None else d[part]
+    assert objs, part
+    for o in objs if isinstance(objs, list) else [objs]:
+        got, want = set(o), set(names.split())
+        assert got == want, "%s: missing %s, unexpected %s" % (
+            part or "top level", sorted(want - got), sorted(got - want))
+EOF
+ok $? "--json: exactly the schema's members (top level, env, policies, cells, stats, trials)"
+
 FAKE_NOISE=5 run -r 3 -n 1,2 -O "$tmp/out" default name=same,pin=same-cpu >/dev/null 2>&1
 [ -s "$tmp/out/report.txt" ] && [ -s "$tmp/out/results.json" ] &&
 	[ -s "$tmp/out/plot.dat" ] && [ -s "$tmp/out/plot.gp" ] &&
@@ -104,20 +154,72 @@ ok $? "--out writes report.txt, results.json, plot.dat, plot.gp, plot.png"
 awk '!/^#/ && NF { if (NF != 5) bad = 1; n++ } END { exit bad || n != 4 }' "$tmp/out/plot.dat"
 ok $? "plot.dat: 2 policies x 2 counts of 'instances hmean stddev min max'"
 
-FAKE_SLEEP=1 "$cmp" -q -R "$fake" -l 1 -r 5 -n 1 default NO_WA_IDLE >/dev/null 2>&1 &
-pid=$!
-applied=0
-for _ in $(seq 200); do
-	if grep -qw NO_WA_IDLE "$tmp/dbg/sched/features"; then
-		applied=1
-		break
+start_applied
+kill -TERM $bg
+wait $bg; rc=$?
+[ "$applied" = 1 ] && [ $rc -eq 143 ] && same && [ ! -e "$state" ]
+ok $? "SIGTERM mid-run: exit 143, features restored, no state file (applied=$applied rc=$rc)"
+
+start_applied
+{ kill -KILL $bg; wait $bg; rc=$?; } 2>/dev/null
+[ "$applied" = 1 ] && [ $rc -eq 137 ] && ! same &&
+	grep -q "^set	feature	WA_IDLE	.*	1$" "$state"
+ok $? "SIGKILL mid-run: features left changed, the state file holds the original (applied=$applied rc=$rc)"
+
+cp "$tmp/dbg/sched/features" "$tmp/features.killed"
+run --check default >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "wl_compare --restore" "$tmp/err" &&
+	cmp -s "$tmp/features.killed" "$tmp/dbg/sched/features"
+ok $? "a new run refuses to start over a killed run's settings: exit 2"
+
+"$cmp" --restore >"$tmp/restored" 2>&1; rc=$?
+[ $rc -eq 0 ] && same && [ ! -e "$state" ] && grep -q "restored 1 setting" "$tmp/restored"
+ok $? "--restore: every original back, verified, state file removed"
+
+"$cmp" --restore >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "nothing to restore" "$tmp/err" && same
+ok $? "--restore without a state file: exit 2, says so"
+
+start_applied --state "$tmp/st"
+"$cmp" --restore --state "$tmp/st" >/dev/null 2>"$tmp/err"; rc=$?
+kill -TERM $bg
+wait $bg
+[ "$applied" = 1 ] && [ $rc -eq 2 ] && grep -q "still going" "$tmp/err" &&
+	same && [ ! -e "$tmp/st" ]
+ok $? "--state FILE; --restore refuses while the run that saved it is going"
+
+# A state file as a killed run leaves it, but for WA_IDLE off.
+{
+	echo "wl_compare-state 1"
+	echo "boot_id $(cat /proc/sys/kernel/random/boot_id)"
+	echo "pid 999999"
+	echo "root $tmp/dbg"
+	printf 'set\tfeature\tWA_IDLE\t%s\t0\n' "$tmp/dbg/sched/features"
+} > "$tmp/good"
+bad=0
+for v in truncated magic kind boot root; do
+	case $v in
+	truncated) cp "$tmp/good" "$tmp/st" ;;	# no "end"
+	magic) { echo "wl_compare-state 9"; tail -n +2 "$tmp/good"; echo end; } > "$tmp/st" ;;
+	kind) { sed 's/	feature	/	knob	/' "$tmp/good"; echo end; } > "$tmp/st" ;;
+	boot) { sed 's/^boot_id .*/boot_id 0/' "$tmp/good"; echo end; } > "$tmp/st" ;;
+	root) { sed "s|^root .*|root $tmp/other|" "$tmp/good"; echo end; } > "$tmp/st" ;;
+	esac
+	"$cmp" --restore --state "$tmp/st" >/dev/null 2>"$tmp/err"; rc=$?
+	if [ $rc -ne 2 ] || ! same || [ ! -e "$tmp/st" ] ||
+	   [ "$(wc -l < "$tmp/err")" -ne 1 ]; then
+		echo "# $v state file: exit $rc: $(cat "$tmp/err")"
+		bad=1
 	fi
-	sleep 0.05
 done
-kill -TERM $pid
-wait $pid; rc=$?
-[ "$applied" = 1 ] && [ $rc -eq 143 ] && same
-ok $? "SIGTERM mid-run: exit 143, features restored (applied=$applied rc=$rc)"
+[ $bad -eq 0 ]
+ok $? "--restore refuses incomplete, foreign, other-boot and other-root state files: exit 2, one line, nothing changed"
+
+{ cat "$tmp/good"; echo end; } > "$tmp/st"
+"$cmp" --restore --state "$tmp/st" >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -qw NO_WA_IDLE "$tmp/dbg/sched/features" && [ ! -e "$tmp/st" ]
+ok $? "--restore writes what the file holds (a saved WA_IDLE off)"
+cp "$tmp/features.orig" "$tmp/dbg/sched/features"
 
 FAKE_FAIL=3 FAKE_COUNTER=$tmp/cnt run -r 3 -n 1 default NO_WA_IDLE > "$tmp/fail" 2>/dev/null; rc=$?
 [ $rc -eq 1 ] && grep -q "FAILED trials: 2" "$tmp/fail" && same

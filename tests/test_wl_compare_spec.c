@@ -7,7 +7,8 @@
  * wakelab/policy emulated): WA_OLD on a kernel without it, module policies
  * without the hook, unknown policies and tunables; and applying specs one
  * after the other, restoring, and noticing a setting that cannot be
- * written.  TAP via kselftest.h.
+ * written; the state file (saved once, exclusively; read back into the
+ * same settings; restoring from it alone).  TAP via kselftest.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +256,70 @@ static void test_apply(void)
 	free(st);
 }
 
+/* Every setting of @b is the same setting with the same original in @a. */
+static int same_settings(const struct wl_state *a, const struct wl_state *b)
+{
+	int i;
+
+	if (a->nset != b->nset)
+		return 0;
+	for (i = 0; i < a->nset; i++)
+		if (a->set[i].kind != b->set[i].kind ||
+		    strcmp(a->set[i].key, b->set[i].key) ||
+		    strcmp(a->set[i].path, b->set[i].path) ||
+		    strcmp(a->set[i].orig, b->set[i].orig))
+			return 0;
+	return 1;
+}
+
+static void test_state_file(void)
+{
+	const char *texts[] = { "NO_WA_IDLE,NO_WA_WEIGHT",
+				"wakelab:old,wakelab.bias=7,imbalance_pct=130" };
+	struct wl_state *st = calloc(1, sizeof(*st));
+	struct wl_state *back = calloc(1, sizeof(*back));
+	char err[512], path[96], f[256], b[16], mc[16];
+	struct wl_spec sp[2];
+	int ret, pid = 0;
+
+	make_tree(1);
+	snprintf(path, sizeof(path), "%s/%s", root, WL_STATE_NAME);
+	wl_state_init(st);
+	wl_state_default_path(st, f, sizeof(f));
+	CHECK(!strcmp(f, path), "state file inside the emulated debugfs: %s\n",
+	      f);
+	ret = check(st, texts, 2, sp, err);
+	ret = ret ? ret : wl_state_save(st, path, err, sizeof(err));
+	CHECK(!ret && !access(path, R_OK), "originals saved (%s)\n", err);
+	err[0] = '\0';
+	CHECK(wl_state_save(st, path, err, sizeof(err)) == -1 &&
+	      strstr(err, "exists") && strstr(err, "--restore"),
+	      "a second save does not take the file over: %s\n", err);
+	wl_spec_apply(st, &sp[0], err, sizeof(err));
+	wl_spec_apply(st, &sp[1], err, sizeof(err));
+	wl_state_init(back);
+	ret = wl_state_load(back, path, &pid, err, sizeof(err));
+	CHECK(!ret && pid == getpid() && back->saved && st->nset == 6 &&
+	      same_settings(st, back),
+	      "read back: %d settings, kind, key, path and original each (%s)\n",
+	      back->nset, ret ? err : "");
+	ret = wl_spec_restore(back, err, sizeof(err));
+	get("sched/features", f, sizeof(f));
+	get("wakelab/bias", b, sizeof(b));
+	get("sched/domains/cpu0/domain0/imbalance_pct", mc, sizeof(mc));
+	CHECK(!ret && !strcmp(f, features0) && !strcmp(b, "5") &&
+	      !strcmp(mc, "117"),
+	      "restore from the file alone: every original back\n");
+	unlink(path);
+	CHECK(wl_state_load(back, path, &pid, err, sizeof(err)) == -1 &&
+	      strstr(err, "nothing to restore"), "no file: %s\n", err);
+	snprintf(st->set[0].orig, sizeof(st->set[0].orig), "a\tb");
+	CHECK(wl_state_save(st, path, err, sizeof(err)) == -1 &&
+	      access(path, F_OK), "a value with a tab is refused: %s\n", err);
+	free(st);
+	free(back);
+}
+
 int main(void)
 {
 	char cmd[96];
@@ -262,10 +327,11 @@ int main(void)
 	snprintf(root, sizeof(root), "/tmp/test_wl_compare_spec.%d", getpid());
 	setenv("WL_FAKE_DEBUGFS", root, 1);
 	ksft_print_header();
-	ksft_set_plan(25);
+	ksft_set_plan(32);
 	test_syntax();
 	test_check();
 	test_apply();
+	test_state_file();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd))
 		ksft_print_msg("cleanup of %s failed\n", root);

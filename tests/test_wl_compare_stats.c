@@ -5,8 +5,9 @@
  * and CoeffVar against values computed independently (Python, the mmtests
  * Stat.pm formulas), mmtests' pdiff/pndiff, exact permutation p-values
  * against brute-force enumeration, the sampled test's reproducibility and
- * agreement with the exact one, and strict JSON parsing of wl_stream-like
- * objects.  TAP via kselftest.h.
+ * agreement with the exact one, strict JSON parsing of wl_stream-like
+ * objects, and the schema check (exactly these members: missing,
+ * unexpected and duplicate ones named).  TAP via kselftest.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -137,12 +138,41 @@ static void test_json(void)
 	      "full grammar accepted\n");
 }
 
+/* The schema check: exactly these members, in any order. */
+static void test_json_members(void)
+{
+	static const char * const want[] = { "a", "b", "c", NULL };
+	static const char * const more[] = { "d", NULL };
+	char msg[256];
+
+	CHECK(!wl_json_members_exact("{\"c\":1,\"a\":{\"x\":1},\"b\":[]}",
+				     want, NULL, msg, sizeof(msg)) &&
+	      !wl_json_members_exact("{\"d\":0,\"c\":1,\"a\":2,\"b\":3}",
+				     want, more, msg, sizeof(msg)),
+	      "members: exact sets, any order, nested keys not counted\n");
+	CHECK(wl_json_members_exact("{\"a\":1,\"c\":2}", want, NULL, msg,
+				    sizeof(msg)) == -1 &&
+	      !strcmp(msg, "missing 'b'"), "members: %s\n", msg);
+	CHECK(wl_json_members_exact("{\"a\":1,\"b\":1,\"c\":2,\"e\":3}", want,
+				    NULL, msg, sizeof(msg)) == -1 &&
+	      !strcmp(msg, "unexpected 'e'"), "members: %s\n", msg);
+	CHECK(wl_json_members_exact("{\"a\":1,\"b\":1,\"c\":2,\"a\":3}", want,
+				    NULL, msg, sizeof(msg)) == -1 &&
+	      !strcmp(msg, "duplicate 'a'"), "members: %s\n", msg);
+	CHECK(wl_json_members_exact("{\"a\":1,\"b\":1,\"c\":2}", want, more,
+				    msg, sizeof(msg)) == -1 &&
+	      !strcmp(msg, "missing 'd'") &&
+	      wl_json_members_exact("null", want, NULL, msg, sizeof(msg)) == -1,
+	      "members: a workload's extra member missing; not an object\n");
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(27);
+	ksft_set_plan(32);
 	test_summary();
 	test_perm();
 	test_json();
+	test_json_members();
 	ksft_finished();
 }
