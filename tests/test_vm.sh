@@ -4,7 +4,8 @@
 # Tests of the kernel-test harness itself (scripts/vm): exit statuses come
 # back, a panic, a timeout and a WARN in the guest each fail the run with
 # the reason, bad options are refused, the default topology has >= 2 LLCs,
-# and the selftests reach the guest through the in-tree (lib.mk) install.
+# the selftests reach the guest through the in-tree (lib.mk) install, and a
+# guest that would have no wakelab.ko is refused unless asked for.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +28,7 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..11"
 
 $top/scripts/vm --quiet -- true >"$out" 2>&1; rc=$?
 [ "$rc" = 0 ] || cat "$out" | sed 's/^/# /'
@@ -51,6 +52,12 @@ $vm -- 'grep -c "" /wakelab/kselftest/kselftest-list.txt >/dev/null &&
 check "vm: in-tree kselftest install present, >= 2 LLCs" 0 $?
 $top/scripts/vm --sockets x -- true >"$out" 2>&1; rc=$?
 check "vm: bad --sockets is a usage error (exit 2)" 2 $rc
+# A guest without wakelab.ko only when asked for: a kernel with no build
+# dir to build it against is a harness error before anything boots.
+$top/scripts/vm --quiet --kdir /nonexistent -- true >"$out" 2>&1; rc=$?
+check "vm: no build dir for wakelab.ko is a harness error (exit 125)" 125 $rc
+grep -q 'no kernel build dir at /nonexistent' "$out"
+check "vm: the missing build dir is named" 0 $?
 
 echo "# $((n - fails)) of $n passed"
 [ "$fails" = 0 ]
