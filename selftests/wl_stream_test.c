@@ -327,8 +327,10 @@ static int wlt_stat_read(struct wlt_stat *s)
  * is not longer; its busy CPU time (service demand x what moved in the
  * window) is at most the run's; and in every category its share of the
  * window's ticks (busy ticks / busy share) is at most what the run spent
- * there.  The slack is tick rounding at the edges.  Traffic keeps some CPU
- * busy.
+ * there.  The slack is tick rounding at the edges.  /proc/stat samples
+ * at the tick, so a run bound by protocol timers (SCTP under TCG: ~1 %
+ * busy) can read 0 busy ticks in its window: then the service demand,
+ * from the same ticks, must say 0 too.
  */
 static void wlt_check_cpu(struct __test_metadata *_metadata, const char *json,
 			  const struct wlt_stat *a, const struct wlt_stat *b)
@@ -351,7 +353,13 @@ static void wlt_check_cpu(struct __test_metadata *_metadata, const char *json,
 		       1e6 / 8 / 1024;
 	busy *= sysconf(_SC_CLK_TCK) / 1e6;
 	share = 100 - wlt_num(cpu, "idle") - wlt_num(cpu, "steal");
-	ASSERT_LT(0, share) TH_LOG("traffic, yet %.2f%% busy", share);
+	ASSERT_LE(0, share) TH_LOG("%.2f%% busy", share);
+	if (share < 0.005) {
+		EXPECT_GT(0.5, busy)
+			TH_LOG("0%% busy, yet %.1f busy ticks by service demand",
+			       busy);
+		return;
+	}
 	win = busy * 100 / share;
 	slack = 2 * wlt_ncpus() + 0.02 * win;
 	for (k = 0; k < WLT_NCPUSTAT; k++) {
