@@ -55,6 +55,13 @@ wl_patched_release() {
 	cat "$WL_PATCHED/include/config/kernel.release" 2>/dev/null
 }
 
+# The programs the kselftest runner must report on every kernel: selftests/
+# Makefile's TEST_GEN_PROGS.
+wl_expected_progs() {
+	make -s -C "$WL_TOP/selftests" --no-print-directory -f Makefile -f - \
+		wl-print-progs <<<'wl-print-progs: ; @echo $(notdir $(TEST_GEN_PROGS))'
+}
+
 # Execution mode of a guest: KVM when /dev/kvm is usable, TCG otherwise.
 wl_accel() {
 	if [ -z "${WL_NO_KVM:-}" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
