@@ -87,7 +87,7 @@ case_ "a skipped stage is a skip, not a pass" \
 	"1 passed, 0 failed, 1 skipped" 0 < <(
 	echo "ok 1 vm: stock kernel boots, suite ran, dmesg clean"
 	echo "ok 2 # SKIP patched kernel: WAKELAB_CHECK_PATCHED=0")
-case_ "'# skip' inside a failing result is a failure" \
+case_ "a skip directive on a failing result is a failure" \
 	"1 passed, 1 failed, 0 skipped" 1 < <(
 	echo "1..1"; echo "# selftests: wakelab: a"; echo "# 1..2"
 	echo "# ok 1 a.x"; echo "# not ok 2 a.y # skip this"
