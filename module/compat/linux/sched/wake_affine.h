@@ -11,6 +11,7 @@
 
 #include <linux/types.h>
 
+struct module;
 struct task_struct;
 
 enum wake_affine_rule {
@@ -32,6 +33,7 @@ struct wake_affine_args {
 struct wake_affine_policy {
 	const char *name;
 	int (*select)(const struct wake_affine_args *args);
+	struct module *owner;
 };
 
 int wake_affine_policy_register(struct wake_affine_policy *policy);
