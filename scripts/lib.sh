@@ -62,11 +62,3 @@ wl_expected_progs() {
 		wl-print-progs <<<'wl-print-progs: ; @echo $(notdir $(TEST_GEN_PROGS))'
 }
 
-# Execution mode of a guest: KVM when /dev/kvm is usable, TCG otherwise.
-wl_accel() {
-	if [ -z "${WL_NO_KVM:-}" ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
-		echo kvm
-	else
-		echo tcg
-	fi
-}

@@ -4,7 +4,8 @@
 # Tests of the kernel-test harness itself (scripts/vm): exit statuses come
 # back, a panic, a timeout and a WARN in the guest each fail the run with
 # the reason, bad options are refused, the default topology has >= 2 LLCs,
-# the selftests reach the guest through the in-tree (lib.mk) install, and a
+# the selftests reach the guest through the in-tree (lib.mk) install, the
+# accelerator is TCG unless KVM is asked for, and a
 # guest that would have no wakelab.ko is refused unless asked for.
 
 set -u
@@ -28,11 +29,13 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..11"
+echo "1..14"
 
 $top/scripts/vm --quiet -- true >"$out" 2>&1; rc=$?
 [ "$rc" = 0 ] || cat "$out" | sed 's/^/# /'
 check "vm: true exits 0" 0 $rc
+grep -q '^wakelab-vm: tcg-single,' "$out"
+check "vm: single-threaded TCG unless asked otherwise" 0 $?
 $vm -- 'exit 3' >"$out" 2>&1; check "vm: exit status 3 comes back" 3 $?
 $vm -- 'echo c > /proc/sysrq-trigger' >"$out" 2>&1; rc=$?
 check "vm: guest panic is exit 125" 125 $rc
@@ -52,6 +55,11 @@ $vm -- 'grep -c "" /wakelab/kselftest/kselftest-list.txt >/dev/null &&
 check "vm: in-tree kselftest install present, >= 2 LLCs" 0 $?
 $top/scripts/vm --sockets x -- true >"$out" 2>&1; rc=$?
 check "vm: bad --sockets is a usage error (exit 2)" 2 $rc
+# TCG unless KVM is asked for: a /dev/kvm that exists need not run a guest.
+$top/scripts/vm --accel hvf -- true >"$out" 2>&1; rc=$?
+check "vm: bad --accel is a usage error (exit 2)" 2 $rc
+grep -q -- "--accel takes tcg or kvm, got 'hvf'" "$out"
+check "vm: the bad --accel value is named" 0 $?
 # A guest without wakelab.ko only when asked for: a kernel with no build
 # dir to build it against is a harness error before anything boots.
 $top/scripts/vm --quiet --kdir /nonexistent -- true >"$out" 2>&1; rc=$?
