@@ -4,7 +4,10 @@
  *
  * CPUs are grouped by get_llc_id(), the cacheinfo-derived id the x86
  * topology code also uses to build the scheduler's LLC domain; an LLC is
- * named by its first CPU, like the scheduler's sd_llc_id.
+ * named by its first online CPU, like the scheduler's sd_llc_id.  The map
+ * from CPU to LLC (wl_llc_of, read by the placement probes) is computed at
+ * load and again by a CPU hotplug callback whenever a CPU comes or goes;
+ * nothing else writes it.
  *
  * On a patched kernel the figures are the kernel's own: the
  * sched_domain_shared statistics that load balancing keeps
@@ -26,6 +29,7 @@
  * located prints as "-".
  */
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/mutex.h>
@@ -40,14 +44,9 @@
 
 #include "wakelab.h"
 
-/*
- * Plain DEFINE_PER_CPU: a module's per-CPU data must be in .data..percpu,
- * the only section the 6.1 module loader allocates per CPU;
- * DEFINE_PER_CPU_READ_MOSTLY would put it in .data..percpu..read_mostly,
- * which stays ordinary module data, and per_cpu() on it hits a wild
- * address.
- */
-DEFINE_PER_CPU(int, wl_llc_of);
+/* LLC of each CPU (its first online CPU; an offline CPU's is itself). */
+int *wl_llc_of;
+static int wl_llc_hp_state;
 
 /* Head of struct rq in kernel/sched/sched.h. */
 struct wl_rq_head {
@@ -212,41 +211,80 @@ bool wl_llc_live(void)
 	return wl_have_nr;
 }
 
-static int wl_llc_first(int cpu)
+/*
+ * Recompute each CPU's LLC, @gone counted as offline (-1 for none).
+ * Context: hotplug lock held (read or write).  Readers on the wakeup path
+ * may see a mix of old and new values while it runs.
+ */
+static void wl_llc_map(int gone)
 {
-	u16 id = get_llc_id(cpu);
-	int other;
+	int cpu, first, other;
 
-	if (id == BAD_APICID)
-		return cpu;
-	for_each_online_cpu(other) {
-		if (get_llc_id(other) == id)
-			return other;
+	for_each_possible_cpu(cpu) {
+		first = cpu;
+		if (cpu_online(cpu) && cpu != gone &&
+		    get_llc_id(cpu) != BAD_APICID) {
+			for_each_online_cpu(other) {
+				if (other != gone &&
+				    get_llc_id(other) == get_llc_id(cpu)) {
+					first = other;
+					break;
+				}
+			}
+		}
+		WRITE_ONCE(wl_llc_of[cpu], first);
 	}
-	return cpu;
 }
 
-/* Recompute each CPU's LLC (its first online CPU); hotplug lock held. */
-static void wl_llc_refresh_locked(void)
+/* CPUHP_AP_ONLINE_DYN: @cpu is online, or still online on the way down. */
+static int wl_llc_cpu_online(unsigned int cpu)
 {
-	int cpu;
+	wl_llc_map(-1);
+	return 0;
+}
 
-	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu(wl_llc_of, cpu),
-			   cpu_online(cpu) ? wl_llc_first(cpu) : cpu);
+static int wl_llc_cpu_offline(unsigned int cpu)
+{
+	wl_llc_map(cpu);
+	return 0;
 }
 
 /**
- * wl_llc_refresh() - recompute each CPU's LLC (its first online CPU)
+ * wl_llc_init() - map CPUs to LLCs, and keep the map across hotplug
  *
- * Context: process.  Readers on the wakeup path may see a mix of old and
- * new values while CPUs come and go.
+ * Return: 0, or -errno.
  */
-void wl_llc_refresh(void)
+int wl_llc_init(void)
 {
+	int ret;
+
+	wl_llc_of = kcalloc(nr_cpu_ids, sizeof(*wl_llc_of), GFP_KERNEL);
+	if (!wl_llc_of)
+		return -ENOMEM;
 	cpus_read_lock();
-	wl_llc_refresh_locked();
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+						   "sched/wakelab:online",
+						   wl_llc_cpu_online,
+						   wl_llc_cpu_offline);
+	if (ret >= 0) {
+		wl_llc_hp_state = ret;
+		wl_llc_map(-1);
+	}
 	cpus_read_unlock();
+	if (ret < 0) {
+		kfree(wl_llc_of);
+		wl_llc_of = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+/* Once no probe runs any more. */
+void wl_llc_exit(void)
+{
+	cpuhp_remove_state_nocalls(wl_llc_hp_state);
+	kfree(wl_llc_of);
+	wl_llc_of = NULL;
 }
 
 /**
@@ -349,13 +387,12 @@ int wl_llc_show(struct seq_file *m, void *v)
 	seq_puts(m, "# has_capacity: nr_running < CPUs in the LLC\n");
 	seq_puts(m, "llc cpus nr_running load util capacity has_capacity\n");
 	cpus_read_lock();
-	wl_llc_refresh_locked();
 	for_each_online_cpu(cpu) {
 		if (cpumask_test_cpu(cpu, seen))
 			continue;
 		cpumask_clear(cpus);
 		for_each_online_cpu(other) {
-			if (per_cpu(wl_llc_of, other) == cpu)
+			if (READ_ONCE(wl_llc_of[other]) == cpu)
 				cpumask_set_cpu(other, cpus);
 		}
 		cpumask_or(seen, seen, cpus);

@@ -43,11 +43,17 @@ static int __init wakelab_init(void)
 		       method);
 		return -EINVAL;
 	}
-	wl_llc_refresh();
+	ret = wl_stats_init();
+	if (ret)
+		return ret;
+	ret = wl_llc_init();
+	if (ret)
+		goto out_stats;
 	ret = wl_tp_init();
 	if (ret) {
-		pr_err("tracepoints for method %s not found\n", method);
-		return ret;
+		if (ret == -ENOENT)
+			pr_err("tracepoints for method %s not found\n", method);
+		goto out_llc;
 	}
 	mutex_lock(&wl_lock);
 	ret = wl_llc_calibrate();
@@ -57,7 +63,7 @@ static int __init wakelab_init(void)
 
 	ret = wl_policy_init();
 	if (ret)
-		return ret;
+		goto out_tp;
 	ret = wl_debugfs_init();
 	if (ret)
 		goto out_policy;
@@ -65,6 +71,13 @@ static int __init wakelab_init(void)
 
 out_policy:
 	wl_policy_exit();
+	wl_policy_free();
+out_tp:
+	wl_tp_exit();
+out_llc:
+	wl_llc_exit();
+out_stats:
+	wl_stats_exit();
 	return ret;
 }
 
@@ -74,6 +87,10 @@ static void __exit wakelab_exit(void)
 	wl_debugfs_exit();
 	wl_policy_exit();
 	wl_tp_exit();
+	/* Nothing runs any more that uses what is freed below. */
+	wl_policy_free();
+	wl_llc_exit();
+	wl_stats_exit();
 }
 
 module_init(wakelab_init);

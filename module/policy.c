@@ -3,9 +3,20 @@
  * wakelab: control mode -- the policy table and the one hook.
  *
  * The module registers a single struct wake_affine_policy with the
- * patched kernel.  Its select() reads the index of the active table entry
- * once (READ_ONCE) and calls that entry, so a write to the policy file
- * switches every later wakeup at once, with no lock on the wakeup path.
+ * patched kernel.  Its select() calls the active table entry, so a write
+ * to the policy file switches every later wakeup at once, with no lock on
+ * the wakeup path.
+ *
+ * A wakeup is counted in the placement row of the policy that decided it.
+ * While the probes run, the placement probe reads the active row once per
+ * wakeup (wl_policy_begin()) and select() uses that row, not a second
+ * reading.  A switch that registers the hook does so while row 0
+ * ("kernel", which answers -1) is active and publishes the new row after;
+ * a switch that unregisters it publishes row 0 first and waits for every
+ * wakeup that may still have read the old row (they run with interrupts
+ * off, so synchronize_rcu() waits for them) before the hook goes.  The
+ * "row" line of oldcheck checks every wake_affine() decision against the
+ * row it is counted in.
  * By default (passthrough=unregister) the hook is unregistered while
  * "kernel" is active, so the kernel runs without it (make bench-hook);
  * with passthrough=register it stays registered and answers -1, which lets
@@ -39,7 +50,7 @@ static const struct wl_policy * const wl_policies[] = {
 	&wl_policy_idler_llc,
 };
 
-static_assert(ARRAY_SIZE(wl_policies) <= WL_MAX_POLICIES);
+static_assert(ARRAY_SIZE(wl_policies) == WL_NR_ROWS);
 
 /* Index of the active policy; row 0 is "kernel". */
 static int wl_active;
@@ -58,6 +69,8 @@ MODULE_PARM_DESC(passthrough,
  * @imbalance_pct: the domain's imbalance_pct
  * @have_in: @in was read
  * @in: wl_wa_old()'s inputs when select() ran
+ * @cur_p: the wakee of the wakeup the placement probe saw last
+ * @cur_row: the row it counts that wakeup in
  */
 struct wl_args_seen {
 	struct task_struct *p;
@@ -66,32 +79,62 @@ struct wl_args_seen {
 	unsigned int imbalance_pct;
 	bool have_in;
 	struct wl_old_inputs in;
+	struct task_struct *cur_p;
+	int cur_row;
 };
 
-static DEFINE_PER_CPU(struct wl_args_seen, wl_seen);
+static struct wl_args_seen __percpu *wl_seen;
 
 static int wl_hook_select(const struct wake_affine_args *args)
 {
-	struct wl_args_seen *s = this_cpu_ptr(&wl_seen);
+	struct wl_args_seen *s = this_cpu_ptr(wl_seen);
+	int row;
 
+	/* Pairs with wl_policy_set(): a row read is a row registered. */
+	row = s->cur_p == args->p ? s->cur_row : smp_load_acquire(&wl_active);
 	s->p = args->p;
 	s->this_cpu = args->this_cpu;
 	s->prev_cpu = args->prev_cpu;
 	s->imbalance_pct = args->imbalance_pct;
 	/* Only the kernel's own rules can report WA_RULE_OLD. */
-	s->have_in = !READ_ONCE(wl_active) && wl_tp_enabled() &&
+	s->have_in = !row && wl_tp_enabled() &&
 		     wl_old_inputs_get(args, &s->in);
-	return wl_policies[READ_ONCE(wl_active)]->select(args);
+	return wl_policies[row]->select(args);
 }
 
 static struct wake_affine_policy wl_hook = {
 	.name	= KBUILD_MODNAME,
 	.select	= wl_hook_select,
+	.owner	= THIS_MODULE,
 };
 
-int wl_policy_row(void)
+/**
+ * wl_policy_begin() - the placement row of the wakeup of @p on this CPU
+ * @p: the wakee
+ *
+ * Called by the placement probes, interrupts off, before select() runs for
+ * the same wakeup; select() then decides with the same row.
+ * Return: the row.
+ */
+int wl_policy_begin(struct task_struct *p)
 {
-	return READ_ONCE(wl_active);
+	struct wl_args_seen *s = this_cpu_ptr(wl_seen);
+
+	/* Pairs with wl_policy_set(): a row read is a row registered. */
+	s->cur_row = smp_load_acquire(&wl_active);
+	s->cur_p = p;
+	return s->cur_row;
+}
+
+/* The probes are detached: forget the wakeups they saw. */
+void wl_policy_forget(void)
+{
+	int cpu;
+
+	if (!wl_seen)
+		return;
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(wl_seen, cpu)->cur_p, NULL);
 }
 
 int wl_policy_count(void)
@@ -131,18 +174,21 @@ int wl_policy_set(const char *name)
 
 	want_hook = i || !wl_unregister_idle();
 	if (want_hook && !wl_registered) {
-		WRITE_ONCE(wl_active, i);
+		/* Row 0 is active: the hook answers -1 until the row moves. */
 		ret = wake_affine_policy_register(&wl_hook);
-		if (ret) {
-			WRITE_ONCE(wl_active, 0);
+		if (ret)
 			return ret;
-		}
 		wl_registered = true;
 	} else if (!want_hook && wl_registered) {
+		/* Wakeups that read row 0 from here on decide without it. */
+		smp_store_release(&wl_active, 0);
+		/* Wakeups that read the old row decide with the hook. */
+		synchronize_rcu();
 		wake_affine_policy_unregister(&wl_hook);
 		wl_registered = false;
 	}
-	WRITE_ONCE(wl_active, i);
+	/* After the registration: pairs with the row readers. */
+	smp_store_release(&wl_active, i);
 	return 0;
 }
 
@@ -174,16 +220,30 @@ int wl_policy_show(struct seq_file *m, void *v)
  * @rule: the rule that gave it
  *
  * Called from the sched_wake_affine_tp probe, right after the hook saw the
- * same wakeup on this CPU.
+ * same wakeup on this CPU.  Also checks the decision against the row the
+ * placement probe counts the wakeup in: a module policy's row must get
+ * WA_RULE_POLICY decisions, row 0 ("kernel") the features' rules.  The
+ * recomputation uses the inputs select() read (unchanged since, or the
+ * check is stale) and the domain's imbalance_pct, as the kernel did; the
+ * imbalance_pct file only steers the module's own policies.
  */
 void wl_policy_check(struct task_struct *p, int this_cpu, int prev_cpu,
 		     int sync, int target, int rule)
 {
-	struct wl_args_seen *s = this_cpu_ptr(&wl_seen);
-	struct wl_counters *c = this_cpu_ptr(&wl_counters);
+	struct wl_args_seen *s = this_cpu_ptr(wl_seen);
+	struct wl_counters *c = this_cpu_ptr(wl_counters);
+	unsigned long *row = c->check[WL_CHECK_ROW];
 	struct wake_affine_args args;
 	struct wl_old_inputs now;
 	int mine;
+
+	if (s->cur_p != p)
+		row[WL_STALE]++;
+	else if ((s->cur_row != 0) == (rule == WA_RULE_POLICY))
+		row[WL_AGREE]++;
+	else
+		row[WL_DISAGREE]++;
+	s->cur_p = NULL;
 
 	if (rule != WA_RULE_OLD || s->p != p || s->this_cpu != this_cpu ||
 	    s->prev_cpu != prev_cpu)
@@ -199,7 +259,7 @@ void wl_policy_check(struct task_struct *p, int this_cpu, int prev_cpu,
 		c->check[WL_CHECK_OLD][WL_STALE]++;
 		return;
 	}
-	mine = wl_wa_old(&args) == this_cpu ? this_cpu : prev_cpu;
+	mine = wl_old_pull(&s->in, sync, s->imbalance_pct) ? this_cpu : prev_cpu;
 	c->check[WL_CHECK_OLD][mine == target ? WL_AGREE : WL_DISAGREE]++;
 }
 
@@ -211,12 +271,17 @@ int wl_policy_init(void)
 		pr_err("wakelab: passthrough must be register or unregister\n");
 		return -EINVAL;
 	}
+	wl_seen = alloc_percpu(struct wl_args_seen);
+	if (!wl_seen)
+		return -ENOMEM;
 	mutex_lock(&wl_lock);
 	ret = wl_policy_set("kernel");
 	mutex_unlock(&wl_lock);
-	if (ret)
+	if (ret) {
 		pr_err("wakelab: registering the wake-affine policy hook: %d\n",
 		       ret);
+		wl_policy_free();
+	}
 	return ret;
 }
 
@@ -227,4 +292,11 @@ void wl_policy_exit(void)
 		wake_affine_policy_unregister(&wl_hook);
 	wl_registered = false;
 	mutex_unlock(&wl_lock);
+}
+
+/* Once no probe runs any more. */
+void wl_policy_free(void)
+{
+	free_percpu(wl_seen);
+	wl_seen = NULL;
 }

@@ -30,16 +30,14 @@ unsigned int wl_pct(const struct wake_affine_args *args)
 }
 
 /**
- * wl_cpu_idle() - whether @cpu runs nothing
+ * wl_cpu_idle() - available_idle_cpu(), as wake_affine_idle() tests it
  * @cpu: CPU
  *
- * 6.1 does not export available_idle_cpu(); an empty runqueue is the
- * closest exported test (it does not see a pending wakeup or a preempted
- * vCPU).
+ * Idle, no wakeup queued for it, and (in a guest) its vCPU not preempted.
  */
 bool wl_cpu_idle(int cpu)
 {
-	return !sched_cpu_nr_running(cpu);
+	return available_idle_cpu(cpu);
 }
 
 /**
@@ -145,43 +143,11 @@ bool wl_old_inputs_same(const struct wl_old_inputs *a,
  */
 int wl_wa_old(const struct wake_affine_args *args)
 {
-	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
-	struct sched_llc_stats prev_stats, this_stats;
-	s64 this_eff_load, prev_eff_load;
-	unsigned long task_load;
+	struct wl_old_inputs in;
 
-	if (!sched_llc_stats_get(prev_cpu, &prev_stats) ||
-	    !sched_llc_stats_get(this_cpu, &this_stats))
+	if (!wl_old_inputs_get(args, &in))
 		return -1;
-
-	if (args->sync) {
-		unsigned long current_load = sched_task_load(current);
-
-		if (current_load > this_stats.load)
-			return this_cpu;
-		this_stats.load -= current_load;
-	}
-
-	if (prev_stats.has_capacity &&
-	    prev_stats.nr_running < this_stats.nr_running + 1)
-		return -1;
-
-	if (this_stats.has_capacity &&
-	    this_stats.nr_running + 1 < prev_stats.nr_running)
-		return this_cpu;
-
-	task_load = sched_task_load(args->p);
-
-	this_eff_load = 100;
-	this_eff_load *= prev_stats.capacity;
-
-	prev_eff_load = 100 + (wl_pct(args) - 100) / 2;
-	prev_eff_load *= this_stats.capacity;
-
-	this_eff_load *= this_stats.load + task_load;
-	prev_eff_load *= prev_stats.load - task_load;
-
-	return this_eff_load <= prev_eff_load ? this_cpu : -1;
+	return wl_old_pull(&in, args->sync, wl_pct(args)) ? args->this_cpu : -1;
 }
 
 /* A helper's answer as a decision: no opinion means the previous CPU. */

@@ -2,24 +2,37 @@
 /*
  * wakelab: the per-CPU event counters and the tables built from them.
  *
- * Probes bump their own CPU's struct wl_counters; readers sum every
- * possible CPU's copy and subtract the sums taken at the last reset, so
- * the wakeup path has no atomics and no shared cache lines.  A sum taken
- * while probes run may see a wakeup half counted (total bumped, category
- * not yet); sums taken with the probes detached always add up.
+ * Probes bump their own CPU's struct wl_counters, with interrupts
+ * disabled (under the wakee's pi_lock), so the wakeup path has no atomics
+ * and no shared cache lines.  Readers and reset run on every CPU through
+ * on_each_cpu(): each CPU copies (and for reset clears) its own counters
+ * with interrupts disabled, between two wakeups, so a table never shows a
+ * wakeup half counted, and after a reset the categories of every row add
+ * up to its wakeups exactly.  Offline CPUs run no probes; their counters
+ * are read where they are.
  */
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 
 #include "wakelab.h"
 
-DEFINE_PER_CPU(struct wl_counters, wl_counters);
+struct wl_counters __percpu *wl_counters;
 
-/* Sums at the last reset (protected by wl_lock). */
-static struct wl_counters wl_base;
+/* Each CPU's copy of its counters, made by wl_stats_collect(). */
+static struct wl_counters __percpu *wl_copies;
+
+static unsigned int test_sum_delay_ms;
+module_param(test_sum_delay_ms, uint, 0644);
+MODULE_PARM_DESC(test_sum_delay_ms,
+		 "test only: pause this many ms within each CPU's counters while copying or clearing them (widens the window a torn read would need)");
 
 static const char * const wl_col_names[WL_NR_COLS] = {
 	[WL_WAKEUPS]	= "wakeups",
@@ -38,24 +51,45 @@ static const char * const wl_rule_names[WL_NR_RULES] = {
 
 static const char * const wl_check_names[WL_NR_CHECKS] = {
 	[WL_CHECK_OLD]	= "old",
+	[WL_CHECK_ROW]	= "row",
 };
 
 #define WL_NR_WORDS (sizeof(struct wl_counters) / sizeof(unsigned long))
 
-static void wl_stats_raw(struct wl_counters *sum)
+/* Copy @cpu's counters to its copy, clearing them when @clear. */
+static void wl_stats_copy(int cpu, bool clear)
 {
-	unsigned long *s = (unsigned long *)sum;
-	int cpu;
+	unsigned long *c = (unsigned long *)per_cpu_ptr(wl_counters, cpu);
+	unsigned long *d = (unsigned long *)per_cpu_ptr(wl_copies, cpu);
+	unsigned int delay = READ_ONCE(test_sum_delay_ms);
 	size_t i;
 
-	memset(sum, 0, sizeof(*sum));
-	for_each_possible_cpu(cpu) {
-		const unsigned long *c =
-			(const unsigned long *)per_cpu_ptr(&wl_counters, cpu);
-
-		for (i = 0; i < WL_NR_WORDS; i++)
-			s[i] += READ_ONCE(c[i]);
+	for (i = 0; i < WL_NR_WORDS; i++) {
+		d[i] = c[i];
+		if (clear)
+			c[i] = 0;
+		if (!i && delay)
+			mdelay(delay);
 	}
+}
+
+/* on_each_cpu() callback: interrupts are off, no probe runs here. */
+static void wl_stats_copy_local(void *clear)
+{
+	wl_stats_copy(smp_processor_id(), clear);
+}
+
+static void wl_stats_collect(bool clear)
+{
+	int cpu;
+
+	cpus_read_lock();
+	on_each_cpu(wl_stats_copy_local, clear ? (void *)1 : NULL, 1);
+	for_each_possible_cpu(cpu) {
+		if (!cpu_online(cpu))
+			wl_stats_copy(cpu, clear);
+	}
+	cpus_read_unlock();
 }
 
 /**
@@ -66,14 +100,20 @@ static void wl_stats_raw(struct wl_counters *sum)
  */
 void wl_stats_sum(struct wl_counters *sum)
 {
-	const unsigned long *b = (const unsigned long *)&wl_base;
 	unsigned long *s = (unsigned long *)sum;
+	int cpu;
 	size_t i;
 
 	lockdep_assert_held(&wl_lock);
-	wl_stats_raw(sum);
-	for (i = 0; i < WL_NR_WORDS; i++)
-		s[i] -= b[i];
+	wl_stats_collect(false);
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const unsigned long *c =
+			(const unsigned long *)per_cpu_ptr(wl_copies, cpu);
+
+		for (i = 0; i < WL_NR_WORDS; i++)
+			s[i] += c[i];
+	}
 }
 
 /**
@@ -84,7 +124,28 @@ void wl_stats_sum(struct wl_counters *sum)
 void wl_stats_reset(void)
 {
 	lockdep_assert_held(&wl_lock);
-	wl_stats_raw(&wl_base);
+	wl_stats_collect(true);
+}
+
+/* Return: 0 or -ENOMEM. */
+int wl_stats_init(void)
+{
+	wl_counters = alloc_percpu(struct wl_counters);
+	wl_copies = alloc_percpu(struct wl_counters);
+	if (!wl_counters || !wl_copies) {
+		wl_stats_exit();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Once no probe runs any more. */
+void wl_stats_exit(void)
+{
+	free_percpu(wl_copies);
+	free_percpu(wl_counters);
+	wl_copies = NULL;
+	wl_counters = NULL;
 }
 
 static const char *wl_method_name(void)
@@ -169,6 +230,7 @@ int wl_oldcheck_show(struct seq_file *m, void *v)
 		seq_puts(m, "# source: sched_wake_affine_tp; the module's old policy recomputed for the same inputs\n");
 		seq_puts(m, "# stale: LLC statistics or loads changed between select() and the tracepoint: not compared\n");
 		seq_puts(m, "# counted while the hook is registered (policy kernel, passthrough=register, or any other policy)\n");
+		seq_puts(m, "# row: every wake_affine() decision against the placement row it is counted in (a module policy's row: rule policy; kernel: the features' rules); stale: not seen by the placement probes\n");
 	} else {
 		seq_puts(m, "# source: none (needs the policy hook and sched_wake_affine_tp)\n");
 	}

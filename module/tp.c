@@ -21,7 +21,9 @@
  * tracepoint_synchronize_unregister() so no probe runs on return.
  */
 #include <linux/kprobes.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/rt.h>
@@ -50,14 +52,14 @@ struct wl_pending {
 	int row;
 };
 
-static DEFINE_PER_CPU(struct wl_pending, wl_pending);
+static struct wl_pending __percpu *wl_pending;
 
 static void wl_count(int row, int waker, int prev, int target, int sync,
 		     unsigned long d)
 {
-	struct wl_counters *c = this_cpu_ptr(&wl_counters);
-	int tllc = per_cpu(wl_llc_of, target);
-	int pllc = per_cpu(wl_llc_of, prev);
+	struct wl_counters *c = this_cpu_ptr(wl_counters);
+	int tllc = READ_ONCE(wl_llc_of[target]);
+	int pllc = READ_ONCE(wl_llc_of[prev]);
 	unsigned long *p = c->place[row];
 
 	p[WL_WAKEUPS] += d;
@@ -65,7 +67,7 @@ static void wl_count(int row, int waker, int prev, int target, int sync,
 		p[WL_WAKER_CPU] += d;
 	else if (target == prev)
 		p[WL_PREV_CPU] += d;
-	else if (tllc == per_cpu(wl_llc_of, waker))
+	else if (tllc == READ_ONCE(wl_llc_of[waker]))
 		p[WL_WAKER_LLC] += d;
 	else if (tllc == pllc)
 		p[WL_PREV_LLC] += d;
@@ -79,7 +81,7 @@ static void wl_count(int row, int waker, int prev, int target, int sync,
 
 static void wl_probe_waking(void *data, struct task_struct *p)
 {
-	struct wl_pending *w = this_cpu_ptr(&wl_pending);
+	struct wl_pending *w = this_cpu_ptr(wl_pending);
 	int cpu = smp_processor_id();
 
 	w->p = NULL;
@@ -88,14 +90,14 @@ static void wl_probe_waking(void *data, struct task_struct *p)
 		return;
 	w->p = p;
 	w->prev = task_cpu(p);
-	w->row = wl_policy_row();
+	w->row = wl_policy_begin(p);
 	/* Counted as staying on prev until sched_migrate_task says else. */
 	wl_count(w->row, cpu, w->prev, w->prev, 0, 1);
 }
 
 static void wl_probe_migrate(void *data, struct task_struct *p, int dest)
 {
-	struct wl_pending *w = this_cpu_ptr(&wl_pending);
+	struct wl_pending *w = this_cpu_ptr(wl_pending);
 	int cpu = smp_processor_id();
 
 	if (w->p != p || READ_ONCE(p->__state) != TASK_WAKING)
@@ -111,7 +113,7 @@ static void wl_probe_wake_affine(void *data, struct task_struct *p,
 				 int this_cpu, int prev_cpu, int sync,
 				 int target, int rule)
 {
-	struct wl_counters *c = this_cpu_ptr(&wl_counters);
+	struct wl_counters *c = this_cpu_ptr(wl_counters);
 
 	if (rule < 0 || rule >= WL_NR_RULES)
 		return;
@@ -183,7 +185,14 @@ bool wl_tp_found(const char *name)
 
 static bool wl_enabled;
 
+/**
+ * struct wl_krp_data - what the entry handler keeps for the return handler
+ * @row: placement row, from wl_policy_begin()
+ * @prev: the wakee's previous CPU
+ * @sync: WF_SYNC (and the waker not exiting)
+ */
 struct wl_krp_data {
+	int row;
 	int prev;
 	int sync;
 };
@@ -196,6 +205,8 @@ static int wl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	/* Disabled, or fork/exec balancing: no return handler. */
 	if (!READ_ONCE(wl_enabled) || !(flags & WL_WF_TTWU))
 		return 1;
+	d->row = wl_policy_begin((struct task_struct *)
+				 regs_get_kernel_argument(regs, 0));
 	d->prev = regs_get_kernel_argument(regs, 1);
 	d->sync = (flags & WL_WF_SYNC) && !(current->flags & PF_EXITING);
 	return 0;
@@ -209,10 +220,15 @@ static int wl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (target < 0 || target >= nr_cpu_ids ||
 	    d->prev < 0 || d->prev >= nr_cpu_ids)
 		return 0;
-	wl_count(wl_policy_row(), smp_processor_id(), d->prev, target,
+	wl_count(d->row, smp_processor_id(), d->prev, target,
 		 d->sync, 1);
 	return 0;
 }
+
+static bool test_krp_blacklisted;
+module_param(test_krp_blacklisted, bool, 0644);
+MODULE_PARM_DESC(test_krp_blacklisted,
+		 "test only: point the next kretprobe registration at notify_die(), which kprobes refuse, to test enable after a failed registration");
 
 static struct kretprobe wl_krp;
 static bool wl_krp_registered;
@@ -235,7 +251,10 @@ unsigned long wl_tp_missed(void)
 /*
  * The kretprobe is registered at the first enable and stays armed until
  * module exit; while disabled its entry handler returns at once, so the
- * enable file toggles without patching kernel text each time.
+ * enable file toggles without patching kernel text each time.  A failed
+ * register_kprobe() leaves the address it resolved in the struct (and
+ * kprobes refuse an address and a symbol together), so every attempt
+ * starts from a cleared one.
  */
 static int wl_krp_register(void)
 {
@@ -243,7 +262,12 @@ static int wl_krp_register(void)
 
 	if (wl_krp_registered)
 		return 0;
+	memset(&wl_krp, 0, sizeof(wl_krp));
 	wl_krp.kp.symbol_name = "select_task_rq_fair";
+	if (READ_ONCE(test_krp_blacklisted)) {
+		WRITE_ONCE(test_krp_blacklisted, false);
+		wl_krp.kp.symbol_name = "notify_die";
+	}
 	wl_krp.entry_handler = wl_krp_entry;
 	wl_krp.handler = wl_krp_ret;
 	wl_krp.data_size = sizeof(struct wl_krp_data);
@@ -335,7 +359,6 @@ int wl_tp_enable(void)
 	lockdep_assert_held(&wl_lock);
 	if (wl_enabled)
 		return 0;
-	wl_llc_refresh();
 	if (wl_method == WL_METHOD_KRETPROBE)
 		ret = wl_krp_register();
 	else
@@ -372,21 +395,28 @@ void wl_tp_disable(void)
 	wl_detach(WL_USE_TRACEPOINT);
 	tracepoint_synchronize_unregister();
 	for_each_possible_cpu(cpu)
-		per_cpu_ptr(&wl_pending, cpu)->p = NULL;
+		per_cpu_ptr(wl_pending, cpu)->p = NULL;
+	wl_policy_forget();
 }
 
 /**
  * wl_tp_init() - find the tracepoints this kernel has
  *
- * Return: 0 or -ENOENT when the method's tracepoints are missing.
+ * Return: 0, -ENOMEM, or -ENOENT when the method's tracepoints are missing.
  */
 int wl_tp_init(void)
 {
+	wl_pending = alloc_percpu(struct wl_pending);
+	if (!wl_pending)
+		return -ENOMEM;
 	for_each_kernel_tracepoint(wl_tp_lookup, NULL);
 	if (wl_method == WL_METHOD_TRACEPOINT &&
 	    (!wl_tp_found("sched_waking") ||
-	     !wl_tp_found("sched_migrate_task")))
+	     !wl_tp_found("sched_migrate_task"))) {
+		free_percpu(wl_pending);
+		wl_pending = NULL;
 		return -ENOENT;
+	}
 	return 0;
 }
 
@@ -396,6 +426,8 @@ void wl_tp_exit(void)
 	wl_tp_disable();
 	wl_krp_unregister();
 	mutex_unlock(&wl_lock);
+	free_percpu(wl_pending);
+	wl_pending = NULL;
 }
 
 bool wl_tp_kretprobe_ok(void)

@@ -44,6 +44,7 @@ enum wl_col {
 /* Rows of the oldcheck table. */
 enum wl_check {
 	WL_CHECK_OLD,	/* rule == WA_RULE_OLD decisions */
+	WL_CHECK_ROW,	/* every decision against its placement row */
 	WL_NR_CHECKS
 };
 
@@ -55,7 +56,12 @@ enum wl_check_col {
 	WL_NR_CHECK_COLS
 };
 
-#define WL_MAX_POLICIES		16
+/* Placement rows: one per policy of the table (policy.c), or "observe". */
+#ifdef WAKELAB_HAVE_HOOK
+#define WL_NR_ROWS		8
+#else
+#define WL_NR_ROWS		1
+#endif
 
 /**
  * struct wl_counters - one CPU's event counters
@@ -63,16 +69,19 @@ enum wl_check_col {
  * @rule: wake_affine() decisions per rule: [rule][0] calls, [1] to waker
  * @check: differential check of the old policy: [check][0] agree, [1] not
  *
- * Only the owning CPU writes its copy (from probes, preemption disabled);
- * readers sum all CPUs.  No atomics and no locks on the wakeup path.
+ * Only the owning CPU writes its copy, from probes that run with interrupts
+ * disabled; readers copy each CPU's counters on that CPU (stats.c).  No
+ * atomics and no locks on the wakeup path.  Allocated at load, like every
+ * per-CPU variable of the module: static per-CPU data would come out of
+ * the small reserve all modules share.
  */
 struct wl_counters {
-	unsigned long place[WL_MAX_POLICIES][WL_NR_COLS];
+	unsigned long place[WL_NR_ROWS][WL_NR_COLS];
 	unsigned long rule[WL_NR_RULES][2];
 	unsigned long check[WL_NR_CHECKS][WL_NR_CHECK_COLS];
 };
 
-DECLARE_PER_CPU(struct wl_counters, wl_counters);
+extern struct wl_counters __percpu *wl_counters;
 
 /* Observation methods (module parameter "method"). */
 enum wl_method {
@@ -89,6 +98,8 @@ extern unsigned int wl_bias;
 extern unsigned int wl_imbalance_pct;
 
 /* stats.c */
+int wl_stats_init(void);
+void wl_stats_exit(void);
 void wl_stats_reset(void);
 void wl_stats_sum(struct wl_counters *sum);
 int wl_placement_show(struct seq_file *m, void *v);
@@ -96,8 +107,9 @@ int wl_decisions_show(struct seq_file *m, void *v);
 int wl_oldcheck_show(struct seq_file *m, void *v);
 
 /* llc.c: LLC grouping and per-LLC statistics. */
-DECLARE_PER_CPU(int, wl_llc_of);
-void wl_llc_refresh(void);
+extern int *wl_llc_of;
+int wl_llc_init(void);
+void wl_llc_exit(void);
 int wl_llc_show(struct seq_file *m, void *v);
 void wl_llc_calib_rq(const void *rq, int change);
 void wl_llc_calib_cfs(const void *cfs_rq);
@@ -138,9 +150,11 @@ extern const struct wl_policy wl_policy_kernel, wl_policy_old,
 	wl_policy_always, wl_policy_never, wl_policy_idler_llc;
 
 /* policy.c */
-int wl_policy_row(void);
+int wl_policy_begin(struct task_struct *p);
+void wl_policy_forget(void);
 int wl_policy_init(void);
 void wl_policy_exit(void);
+void wl_policy_free(void);
 int wl_policy_show(struct seq_file *m, void *v);
 int wl_policy_set(const char *name);
 int wl_policy_count(void);
@@ -148,23 +162,13 @@ const char *wl_policy_name(int row);
 void wl_policy_check(struct task_struct *p, int this_cpu, int prev_cpu,
 		     int sync, int target, int rule);
 
+#include "wa_old.h"
+
 /* policy_builtin.c: helpers the policies share (and the template uses). */
 unsigned int wl_pct(const struct wake_affine_args *args);
 int wl_wa_idle(const struct wake_affine_args *args);
 int wl_wa_weight(const struct wake_affine_args *args);
 int wl_wa_old(const struct wake_affine_args *args);
-
-/**
- * struct wl_old_inputs - everything wl_wa_old() reads besides its arguments
- * @this_llc: statistics of the waker's LLC
- * @prev_llc: statistics of the previous CPU's LLC
- * @cur_load: the waker's load (sync wakeups only)
- * @task_load: the wakee's load
- */
-struct wl_old_inputs {
-	struct sched_llc_stats this_llc, prev_llc;
-	unsigned long cur_load, task_load;
-};
 
 bool wl_old_inputs_get(const struct wake_affine_args *args,
 		       struct wl_old_inputs *in);
@@ -177,9 +181,13 @@ static inline bool wl_hook_present(void)
 	return true;
 }
 #else
-static inline int wl_policy_row(void)
+static inline int wl_policy_begin(struct task_struct *p)
 {
 	return 0;
+}
+
+static inline void wl_policy_forget(void)
+{
 }
 
 static inline int wl_policy_init(void)
@@ -188,6 +196,10 @@ static inline int wl_policy_init(void)
 }
 
 static inline void wl_policy_exit(void)
+{
+}
+
+static inline void wl_policy_free(void)
 {
 }
 

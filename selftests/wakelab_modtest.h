@@ -13,11 +13,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -342,6 +344,44 @@ static inline void wl_load_stop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
+/* Whether @cpu can be taken offline (it has an online file). */
+static inline bool wl_cpu_hotpluggable(int cpu)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return access(p, W_OK) == 0;
+}
+
+/* Take @cpu offline or bring it online: 0 or -errno. */
+static inline int wl_cpu_set_online(int cpu, bool on)
+{
+	char p[128];
+
+	snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return wl_write_str(p, on ? "1" : "0");
+}
+
+/*
+ * A child spinning on @cpu until killed (and killed with its parent):
+ * its pid, or -errno.
+ */
+static inline pid_t wl_hog(int cpu)
+{
+	cpu_set_t set;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid < 0 ? -errno : pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+	for (;;)
+		;
+}
+
 /* Sleep @ms milliseconds. */
 static inline void wl_msleep(int ms)
 {
@@ -414,6 +454,28 @@ static inline void wl_assert_loaded(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, ret)
 		TH_LOG("loading %s (%s): %s (errno %d); see dmesg for the module's own error",
 		       wl_module_path(), what, strerror(-ret), -ret);
+}
+
+/*
+ * The module tests' fixture setup: NULL with wakelab.ko loaded with method
+ * @method ("" for any; reloaded when another one is loaded), or why the
+ * test must skip (a kernel that cannot run it, no module file, module
+ * loading forbidden).  Any other load failure fails the test.
+ */
+static inline const char *wl_module_setup(struct __test_metadata *_metadata,
+					  const char *method, bool *loaded_here)
+{
+	const char *skip = wl_kernel_test_skip_reason();
+	int ret;
+
+	*loaded_here = false;
+	if (skip)
+		return skip;
+	ret = wl_module_ensure(method, loaded_here);
+	skip = wl_module_skip_reason(ret);
+	if (!skip)
+		wl_assert_loaded(_metadata, ret, *method ? method : "default method");
+	return skip;
 }
 
 /*

@@ -7,16 +7,22 @@
  * counters are kept per policy; toggling WA_OLD in sched/features changes
  * the decision mix that sched_wake_affine_tp reports; the module's old
  * policy decides like the kernel's WA_OLD for the same inputs
- * (differential check); and rmmod under 2 x CPUs streams while the policy
+ * (differential check), whatever the imbalance_pct file says; policy
+ * switches under load count each wakeup in the row of the policy that
+ * decided it; a module that registers a policy and fails its init leaves
+ * no policy behind; and rmmod under 2 x CPUs streams while the policy
  * changes every 10 ms leaves the kernel clean (scripts/vm fails the run on
  * any dmesg splat).  Sched features are restored.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "../kselftest_harness.h"
 #include "wakelab_modtest.h"
@@ -38,18 +44,12 @@ FIXTURE(pol) {
 FIXTURE_SETUP(pol)
 {
 	unsigned int i;
-	int ret;
 
 	self->t = wl_dbg_table_new();
 	ASSERT_NE(NULL, self->t);
-	self->skip = wl_kernel_test_skip_reason();
+	self->skip = wl_module_setup(_metadata, "", &self->loaded_here);
 	if (self->skip)
 		return;
-	ret = wl_module_ensure("", &self->loaded_here);
-	self->skip = wl_module_skip_reason(ret);
-	if (self->skip)
-		return;
-	wl_assert_loaded(_metadata, ret, "default method");
 	if (strcmp(wl_cap("hook"), "yes")) {
 		self->skip = "kernel has no wake-affine policy hook (stock kernel)";
 		return;
@@ -221,9 +221,19 @@ TEST_F_TIMEOUT(pol, wa_old_changes_decision_mix, 120)
 	EXPECT_LT(0ULL, idle_calls + weight_calls);
 }
 
-TEST_F_TIMEOUT(pol, old_policy_matches_wa_old, 120)
+/*
+ * The differential check of the module's old policy against the kernel's
+ * WA_OLD, with the imbalance_pct file at @pct: the check recomputes each
+ * decision from the inputs and the domain's imbalance_pct the kernel
+ * used, so the file (which only steers the module's own policies) must
+ * not make it disagree.  tcp_rr, then tcp_stream, for WA_OLD decisions
+ * both ways.
+ */
+static void old_check(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(pol) *self, const char *pct)
 {
 	unsigned long long agree, disagree, stale;
+	pid_t pid;
 
 	WL_SKIP_IF(self->skip);
 	/* The check needs the hook registered while "kernel" is active. */
@@ -232,7 +242,16 @@ TEST_F_TIMEOUT(pol, old_policy_matches_wa_old, 120)
 	ASSERT_EQ(0, wl_sched_feat_set("WA_OLD", true));
 	ASSERT_EQ(0, wl_sched_feat_set("WA_IDLE", false));
 	ASSERT_EQ(0, wl_sched_feat_set("WA_WEIGHT", false));
-	run_load(_metadata, "tcp_stream", "2*cpus", 4);
+	ASSERT_EQ(0, wl_knob_set("imbalance_pct", pct));
+	ASSERT_EQ(0, wl_knob_set("reset", "1"));
+	ASSERT_EQ(0, wl_knob_set("enable", "1"));
+	pid = wl_load_start("tcp_rr", "4", 4);
+	ASSERT_LT(0, pid);
+	EXPECT_EQ(0, wl_load_wait(pid));
+	pid = wl_load_start("tcp_stream", "2*cpus", 4);
+	ASSERT_LT(0, pid);
+	EXPECT_EQ(0, wl_load_wait(pid));
+	ASSERT_EQ(0, wl_knob_set("enable", "0"));
 	ASSERT_EQ(0, wl_table("oldcheck", self->t));
 	ASSERT_EQ(0, wl_dbg_get(self->t, "old", "agree", &agree));
 	ASSERT_EQ(0, wl_dbg_get(self->t, "old", "disagree", &disagree));
@@ -243,11 +262,21 @@ TEST_F_TIMEOUT(pol, old_policy_matches_wa_old, 120)
 	EXPECT_EQ(0ULL, disagree)
 		TH_LOG("%llu of %llu differ (%llu stale)", disagree,
 		       agree + disagree, stale);
-	TH_LOG("old vs WA_OLD: %llu agree, %llu disagree, %llu stale",
-	       agree, disagree, stale);
-	ASSERT_EQ(0, wl_knob_set("enable", "0"));
+	TH_LOG("old vs WA_OLD, imbalance_pct %s: %llu agree, %llu disagree, %llu stale",
+	       pct, agree, disagree, stale);
+	ASSERT_EQ(0, wl_knob_set("imbalance_pct", "0"));
 	ASSERT_EQ(0, wl_module_unload_retry());
 	ASSERT_EQ(0, wl_module_load(NULL));
+}
+
+TEST_F_TIMEOUT(pol, old_policy_matches_wa_old, 120)
+{
+	old_check(_metadata, self, "0");
+}
+
+TEST_F_TIMEOUT(pol, old_check_ignores_imbalance_pct_file, 120)
+{
+	old_check(_metadata, self, "1000");
 }
 
 struct switcher {
@@ -294,6 +323,95 @@ TEST_F_TIMEOUT(pol, rmmod_while_switching, 180)
 	wl_load_stop(pid);
 	EXPECT_LT(10, s.switches);
 	ASSERT_EQ(0, wl_module_load(NULL));
+}
+
+struct flipper {
+	volatile bool stop;
+	int switches;
+};
+
+/* Between kernel and a module policy every 5 ms: hook off, on, off ... */
+static void *flip_fn(void *arg)
+{
+	static const char * const seq[] = { "kernel", "always", "kernel",
+					    "never", "never", "always" };
+	struct flipper *f = arg;
+	unsigned int i = 0;
+
+	while (!f->stop) {
+		if (!wl_knob_set("policy", seq[i++ % ARRAY_SIZE(seq)]))
+			f->switches++;
+		wl_msleep(5);
+	}
+	return NULL;
+}
+
+/*
+ * Policy switches under load count every wakeup in the row of the policy
+ * that decided it: the "row" check of oldcheck compares each
+ * wake_affine() decision with the placement row it is counted in (a
+ * module policy's row must get WA_RULE_POLICY decisions, the kernel row
+ * the features' rules), including while the hook is being registered
+ * and unregistered.
+ */
+TEST_F_TIMEOUT(pol, switches_count_in_the_deciding_row, 120)
+{
+	unsigned long long agree, disagree, stale;
+	struct flipper f = { 0 };
+	pthread_t th;
+	pid_t pid;
+
+	WL_SKIP_IF(self->skip);
+	ASSERT_EQ(0, wl_knob_set("reset", "1"));
+	ASSERT_EQ(0, wl_knob_set("enable", "1"));
+	pid = wl_load_start("tcp_stream", "2*cpus", 6);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, pthread_create(&th, NULL, flip_fn, &f));
+	EXPECT_EQ(0, wl_load_wait(pid));
+	f.stop = true;
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, wl_knob_set("enable", "0"));
+	ASSERT_EQ(0, wl_knob_set("policy", "kernel"));
+	ASSERT_EQ(0, wl_table("oldcheck", self->t));
+	ASSERT_EQ(0, wl_dbg_get(self->t, "row", "agree", &agree));
+	ASSERT_EQ(0, wl_dbg_get(self->t, "row", "disagree", &disagree));
+	ASSERT_EQ(0, wl_dbg_get(self->t, "row", "stale", &stale));
+	TH_LOG("%d switches; decisions: %llu in their row, %llu in another, %llu unattributed",
+	       f.switches, agree, disagree, stale);
+	/* Each hook registration patches text: tens of ms under TCG. */
+	EXPECT_LT(20, f.switches);
+	EXPECT_LT(100ULL, agree);
+	EXPECT_EQ(0ULL, disagree);
+	EXPECT_EQ(0ULL, stale);
+}
+
+/*
+ * A module that registers a policy and then fails its own init is freed;
+ * the kernel must drop its policy with it: wakeups go on (no call into
+ * freed text) and the next registration succeeds.
+ */
+TEST_F_TIMEOUT(pol, failed_init_drops_policy, 60)
+{
+	const char *ko = "/wakelab/modules/test/wakelab_failinit.ko";
+	pid_t pid;
+	int fd, ret;
+
+	WL_SKIP_IF(self->skip);
+	/* Policy kernel, passthrough=unregister: the hook is free. */
+	ASSERT_EQ(0, wl_knob_set("policy", "kernel"));
+	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", ko, strerror(errno));
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	EXPECT_EQ(-1, ret);
+	EXPECT_EQ(ECANCELED, errno) TH_LOG("init: %s", strerror(errno));
+	close(fd);
+	pid = wl_load_start("tcp_rr", "2", 2);
+	ASSERT_LT(0, pid);
+	EXPECT_EQ(0, wl_load_wait(pid));
+	ret = wl_knob_set("policy", "always");
+	EXPECT_EQ(0, ret) TH_LOG("registering after the failed module: %s",
+				 strerror(-ret));
+	ASSERT_EQ(0, wl_knob_set("policy", "kernel"));
 }
 
 TEST_HARNESS_MAIN

@@ -256,18 +256,12 @@ FIXTURE(stress) {
 FIXTURE_SETUP(stress)
 {
 	bool online[WL_MAX_CPUS];
-	int ret;
 
 	/* Summary lines survive the harness's _exit() into a pipe. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	self->skip = wl_kernel_test_skip_reason();
+	self->skip = wl_module_setup(_metadata, "", &self->loaded_here);
 	if (self->skip)
 		return;
-	ret = wl_module_ensure("", &self->loaded_here);
-	self->skip = wl_module_skip_reason(ret);
-	if (self->skip)
-		return;
-	wl_assert_loaded(_metadata, ret, "default method");
 	self->hook = !strcmp(wl_cap("hook"), "yes");
 	self->ncpus = wl_online_cpus(online);
 	ASSERT_LT(0, self->ncpus);
@@ -542,23 +536,6 @@ TEST_F_TIMEOUT(stress, concurrent_rw, 3600)
 	       n, reads, writes, secs);
 }
 
-/* Whether @cpu can be taken offline (has an online file). */
-static bool hotpluggable(int cpu)
-{
-	char p[128];
-
-	snprintf(p, sizeof(p), CPU_SYSFS "/cpu%d/online", cpu);
-	return access(p, W_OK) == 0;
-}
-
-static int set_online(int cpu, bool on)
-{
-	char p[128];
-
-	snprintf(p, sizeof(p), CPU_SYSFS "/cpu%d/online", cpu);
-	return wl_write_str(p, on ? "1" : "0");
-}
-
 /* LLC of @cpu: the first CPU sharing its highest-level cache, or -1. */
 static int llc_of(int cpu)
 {
@@ -622,7 +599,7 @@ TEST_F_TIMEOUT(stress, hotplug, 3600)
 	for (cpu = 0; cpu < WL_MAX_CPUS; cpu++)
 		llc_seen[cpu] = -1;
 	for (cpu = WL_MAX_CPUS - 1; cpu >= 0; cpu--) {
-		if (!online[cpu] || !hotpluggable(cpu))
+		if (!online[cpu] || !wl_cpu_hotpluggable(cpu))
 			continue;
 		l = llc_of(cpu);
 		if (l < 0)
@@ -647,7 +624,7 @@ TEST_F_TIMEOUT(stress, hotplug, 3600)
 	nrd = readers_start(rd, ARRAY_SIZE(rd), &stop, false, 2000);
 	for (c = 0; c < cycles; c++) {
 		for (i = 0; i < nv; i++) {
-			ret = set_online(victim[i], false);
+			ret = wl_cpu_set_online(victim[i], false);
 			EXPECT_EQ(0, ret) TH_LOG("cpu%d offline: %s", victim[i],
 						 strerror(-ret));
 			compared &= llc_after(_metadata, t, "offline",
@@ -656,7 +633,7 @@ TEST_F_TIMEOUT(stress, hotplug, 3600)
 		usleep(200000);
 		EXPECT_EQ(0, wl_table("placement", t));
 		for (i = 0; i < nv; i++) {
-			ret = set_online(victim[i], true);
+			ret = wl_cpu_set_online(victim[i], true);
 			EXPECT_EQ(0, ret) TH_LOG("cpu%d online: %s", victim[i],
 						 strerror(-ret));
 			compared &= llc_after(_metadata, t, "online",
@@ -670,7 +647,7 @@ TEST_F_TIMEOUT(stress, hotplug, 3600)
 	child_poll(pid, true, &done);
 	/* Every CPU back, every CPU in the llc table again. */
 	for (i = 0; i < nv; i++)
-		set_online(victim[i], true);
+		wl_cpu_set_online(victim[i], true);
 	EXPECT_EQ(self->ncpus, wl_online_cpus(online));
 	EXPECT_EQ(0, wl_knob_set("enable", "0"));
 	printf("# hotplug: %lu cycles of %d CPUs (one per LLC) offline and online, %lu reads, llc %s sysfs after each step\n",

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# wakelab.ko keeps no static per-CPU data: a module's DEFINE_PER_CPU
+# variables come out of the small reserve all modules share (8 KiB on
+# x86-64), so a module that uses it can fail to load on a host with many
+# modules.  Checks the linked object (section .data..percpu) of the
+# observe-mode build (make module, against the host's headers) and of the
+# control-mode one (WAKELAB_FAKE_HOOK=1, compiled in a scratch copy; it
+# does not link against a stock kernel, but its object does).
+set -uo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+kdir=/lib/modules/$(wl_kver)/build
+echo "TAP version 13"
+echo "1..2"
+
+# Size of .data..percpu in object $1 (0 when there is none).
+percpu_size() {
+	local hex
+	hex=$(readelf -S --wide "$1" | awk '$2 == ".data..percpu" { print $6 }')
+	echo $(( 16#${hex:-0} ))
+}
+
+check() {
+	local n=$1 what=$2 obj=$3 size
+	if [ ! -f "$obj" ]; then
+		echo "not ok $n $what: no $obj"
+		return
+	fi
+	size=$(percpu_size "$obj")
+	if [ "$size" = 0 ]; then
+		echo "ok $n $what: no static per-CPU data"
+	else
+		echo "# $obj: .data..percpu is $size bytes"
+		echo "not ok $n $what: no static per-CPU data"
+	fi
+}
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+mkdir -p "$scratch/observe"
+cp -a "$WL_TOP/module/." "$scratch/observe/"
+rm -f "$scratch"/observe/*.o "$scratch"/observe/*.ko
+make -s -C "$kdir" M="$scratch/observe" modules >"$scratch/observe.log" 2>&1 ||
+	sed 's/^/# /' "$scratch/observe.log"
+check 1 "observe mode" "$scratch/observe/wakelab.o"
+
+mkdir -p "$scratch/control"
+cp -a "$WL_TOP/module/." "$scratch/control/"
+rm -f "$scratch"/control/*.o "$scratch"/control/*.ko
+# modpost fails on the patched kernel's symbols; the object is linked first.
+make -s -C "$kdir" M="$scratch/control" WAKELAB_FAKE_HOOK=1 modules \
+	>"$scratch/control.log" 2>&1 || true
+check 2 "control mode" "$scratch/control/wakelab.o"
