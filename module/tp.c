@@ -83,14 +83,20 @@ static void wl_probe_waking(void *data, struct task_struct *p)
 {
 	struct wl_pending *w = this_cpu_ptr(wl_pending);
 	int cpu = smp_processor_id();
+	int row;
 
 	w->p = NULL;
-	/* Not a placement: self-wakeup, still queued, or not fair class. */
-	if (p == current || READ_ONCE(p->on_rq) || p->prio < MAX_RT_PRIO)
+	/* Not a placement: self-wakeup or not fair class. */
+	if (p == current || p->prio < MAX_RT_PRIO)
+		return;
+	/* The row select() decides with, counted here or not. */
+	row = wl_policy_begin(p);
+	/* Not a placement either: still queued (a migrating one goes on). */
+	if (READ_ONCE(p->on_rq))
 		return;
 	w->p = p;
 	w->prev = task_cpu(p);
-	w->row = wl_policy_begin(p);
+	w->row = row;
 	/* Counted as staying on prev until sched_migrate_task says else. */
 	wl_count(w->row, cpu, w->prev, w->prev, 0, 1);
 }

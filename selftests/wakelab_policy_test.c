@@ -382,7 +382,8 @@ TEST_F_TIMEOUT(pol, switches_count_in_the_deciding_row, 120)
 	EXPECT_LT(20, f.switches);
 	EXPECT_LT(100ULL, agree);
 	EXPECT_EQ(0ULL, disagree);
-	EXPECT_EQ(0ULL, stale);
+	/* Decisions no placement probe saw (a probe attached mid-wakeup). */
+	EXPECT_GE(agree, stale * 100);
 }
 
 /*
