@@ -2,14 +2,23 @@
 #
 # wakelab: top-level entry points.  The module is built by Kbuild (see Kbuild
 # and module/Kbuild); everything that boots a kernel goes through scripts/vm.
-# Build outputs live under .cache/ (ignored by git).
+# Build outputs live under .cache/ (ignored by git).  Make variables named
+# below map to the scripts' options (`make compare DURATION=5` runs
+# `scripts/compare --duration 5`); each script's --help lists its defaults.
 
-KVER	?= $(shell bash -c '. scripts/lib.sh && wl_kver' 2>/dev/null)
+# `make module` builds for the running kernel when its build tree is
+# installed, else for Debian's 6.1 package ABI (the kernel the VM boots;
+# VM builds always use that one).
+KVER	?= $(shell bash -c '. scripts/lib.sh && wl_module_kver' 2>/dev/null)
 KDIR	?= /lib/modules/$(KVER)/build
 KSRC	?= $(CURDIR)/.cache/linux-source-6.1
+BENCH_OUT ?= $(CURDIR)/.cache/bench
 V	?= 0
 
-export KVER KSRC
+export KSRC
+
+# $(call wl_opt,OPTION,VAR): "--OPTION 'value'" when make variable VAR is set.
+wl_opt = $(if $($(2)),--$(1) '$($(2))')
 
 all: module selftests
 
@@ -26,30 +35,38 @@ install: module
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	$(MAKE) -C selftests clean
-	rm -rf .cache/build .cache/initramfs .cache/modbuild
+	rm -rf .cache/build .cache/initramfs .cache/modbuild $(BENCH_OUT)
 
 selftests:
 	$(MAKE) -C selftests KSRC=$(KSRC)
 
-# The README's test command: host unit tests, then the kselftest suite
-# inside the VM (stock kernel, and the patched one when it is built).
+# The test command: host unit tests, then the kselftest suite inside the VM
+# (stock kernel, and the patched one, built when missing).
 check:
 	@scripts/check
 
-# The README's main job: a live policy comparison in the default VM
-# (README "Comparing policies"; variables KERNEL, SOCKETS, CORES, WORKLOAD,
-# POLICIES, INSTANCES, TRIALS, DURATION, SEED, WL_STREAM_OPTS).
+# The main job: a live policy comparison in the default VM.
 compare:
-	@scripts/compare
+	@scripts/compare $(call wl_opt,kernel,KERNEL) \
+		$(call wl_opt,sockets,SOCKETS) $(call wl_opt,cores,CORES) \
+		$(call wl_opt,workload,WORKLOAD) $(call wl_opt,policies,POLICIES) \
+		$(call wl_opt,instances,INSTANCES) $(call wl_opt,trials,TRIALS) \
+		$(call wl_opt,duration,DURATION) $(call wl_opt,seed,SEED) \
+		$(call wl_opt,stream-opts,WL_STREAM_OPTS) \
+		$(call wl_opt,results,RESULTS)
 
 # False-positive rate and power of wl_compare's verdict in the VM.
-bench-verdict:
-	@scripts/bench-verdict
+validate-verdict:
+	@scripts/validate-verdict $(call wl_opt,kernel,KERNEL) \
+		$(call wl_opt,sockets,SOCKETS) $(call wl_opt,cores,CORES) \
+		$(call wl_opt,trials,TRIALS) $(call wl_opt,duration,DURATION) \
+		$(call wl_opt,aa-runs,AA_RUNS) $(call wl_opt,ke-runs,KE_RUNS) \
+		$(call wl_opt,known,KNOWN) $(call wl_opt,results,RESULTS)
 
 # wakelab.ko through DKMS (installs dkms with apt when missing; not part of
-# make check).
+# make check), for the running kernel unless KVER is given.
 dkms-install:
-	@scripts/dkms-install
+	@scripts/dkms-install $(if $(filter command line environment,$(origin KVER)),--kver $(KVER))
 
 # checkpatch --strict on the module's sources (0 errors/warnings/checks).
 CHECKPATCH ?= $(KSRC)/scripts/checkpatch.pl
@@ -58,35 +75,44 @@ style checkpatch:
 		$(filter-out %.mod.c,$(wildcard module/*.[ch])) \
 		module/compat/linux/sched/wake_affine.h
 
-# Per-wakeup cost of the module's two observation methods (README
-# "wakelab.ko", "Observation method").
-bench-observe:
-	@scripts/bench-observe
+# The benchmarks' C programs (scripts/bench/*.c), for the host and the VM.
+BENCH_PROGS := $(patsubst scripts/bench/%.c,$(BENCH_OUT)/%,$(wildcard scripts/bench/*.c))
+bench-progs: $(BENCH_PROGS)
 
-# tcp_rr with no module vs the module's kernel pass-through vs its old
-# policy, on the patched kernel (README "wakelab.ko", "Control mode").
+$(BENCH_OUT)/%: scripts/bench/%.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -o $@ $<
+
+# Per-wakeup cost of the module's two observation methods.
+bench-observe: bench-progs
+	@scripts/bench/observe $(call wl_opt,kernel,KERNEL) \
+		$(call wl_opt,rounds,ROUNDS) $(call wl_opt,secs,SECS)
+
+# tcp_rr with no module, with the module's kernel pass-through (the hook
+# registered, then unregistered) and with its old policy, on the patched
+# kernel.
 bench-hook:
-	@scripts/bench-hook
+	@scripts/bench/hook $(call wl_opt,rounds,ROUNDS) $(call wl_opt,secs,SECS)
+
+# wl_stream against iperf3 on the host's loopback.
+bench-stream: selftests
+	@scripts/bench/stream $(call wl_opt,rounds,ROUNDS) $(call wl_opt,secs,SECS)
 
 # The patched 6.1 kernel (patches/ on Debian's linux-source-6.1), built in
 # .cache/kernel/build, and the series check (checkpatch, bisectability).
 kernel:
-	@scripts/build-kernel
+	@scripts/kernel/build
 
 kernel-check:
-	@scripts/kernel-check
+	@scripts/kernel/check-series
 
-# wl_stream against iperf3 on the host's loopback (README "wl_stream").
-bench-stream: selftests
-	@scripts/bench-stream
-
-# The debug kernel (scripts/kernel-debug.config over the patched one: KASAN,
-# lockdep, kmemleak, ...) in .cache/kernel/build-debug, and the suite, the
-# long fuzzer/stress runs and a kmemleak scan on it (README "Debug kernel").
+# The debug kernel (scripts/kernel/debug.config over the patched one:
+# KASAN, lockdep, kmemleak, ...) in .cache/kernel/build-debug, and the
+# suite, the long fuzzer/stress runs and a kmemleak scan on it.
 kernel-debug:
-	@scripts/build-kernel-debug
+	@scripts/kernel/build --debug
 
 check-debug:
 	@scripts/check-debug
 
-.PHONY: all deps module install clean selftests check compare dkms-install style checkpatch bench-observe bench-hook kernel kernel-check kernel-debug check-debug bench-stream bench-verdict
+.PHONY: all deps module install clean selftests check compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check kernel-debug check-debug bench-stream validate-verdict

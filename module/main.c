@@ -10,87 +10,66 @@
  *	echo 1 > /sys/kernel/debug/wakelab/enable
  *	cat /sys/kernel/debug/wakelab/placement
  *
- * See README.md ("wakelab.ko") for every file and column.
+ * See docs/module.md and docs/ABI/debugfs-wakelab for every file and column.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
+#include <linux/kernel.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
-#include <linux/mutex.h>
-#include <linux/string.h>
 
-#include "wakelab.h"
+#include "debugfs.h"
+#include "llc.h"
+#include "place.h"
+#include "policy.h"
+#include "rq.h"
 
-/* Serialises the knobs, attach/detach and the sums. */
-DEFINE_MUTEX(wl_lock);
-int wl_method;
+/**
+ * struct wl_part - a part of the module
+ * @init: sets it up: 0 or -errno (having undone its own work)
+ * @exit: tears it down, or NULL when there is nothing to tear down
+ */
+struct wl_part {
+	int (*init)(void);
+	void (*exit)(void);
+};
 
-static char *method = "tracepoint";
-module_param(method, charp, 0444);
-MODULE_PARM_DESC(method,
-		 "placement observation: tracepoint (sched_waking + sched_migrate_task, default) or kretprobe (select_task_rq_fair; see README before unloading it under load)");
+/*
+ * Set up in this order and torn down in the reverse one: the files go
+ * first (no file operation runs after), then the policy hook and its
+ * check, then the probes, then the CPU to LLC map they read.
+ */
+static const struct wl_part wl_parts[] = {
+	{ wl_llc_init,		wl_llc_exit },
+	{ wl_place_init,	wl_place_exit },
+	{ wl_rq_init,		NULL },
+	{ wl_policy_init,	wl_policy_exit },
+	{ wl_debugfs_init,	wl_debugfs_exit },
+};
+
+/* Tear down the first @n parts, last first. */
+static void wl_parts_exit(int n)
+{
+	while (n--) {
+		if (wl_parts[n].exit)
+			wl_parts[n].exit();
+	}
+}
 
 static int __init wakelab_init(void)
 {
-	int ret;
+	int i, ret;
 
-	if (!strcmp(method, "kretprobe")) {
-		wl_method = WL_METHOD_KRETPROBE;
-	} else if (!strcmp(method, "tracepoint")) {
-		wl_method = WL_METHOD_TRACEPOINT;
-	} else {
-		pr_err("unknown method '%s' (kretprobe or tracepoint)\n",
-		       method);
-		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(wl_parts); i++) {
+		ret = wl_parts[i].init();
+		if (ret) {
+			wl_parts_exit(i);
+			return ret;
+		}
 	}
-	ret = wl_stats_init();
-	if (ret)
-		return ret;
-	ret = wl_llc_init();
-	if (ret)
-		goto out_stats;
-	ret = wl_tp_init();
-	if (ret) {
-		if (ret == -ENOENT)
-			pr_err("tracepoints for method %s not found\n", method);
-		goto out_llc;
-	}
-	mutex_lock(&wl_lock);
-	ret = wl_llc_calibrate();
-	mutex_unlock(&wl_lock);
-	if (ret)
-		pr_info("LLC calibration probes unavailable (%d)\n", ret);
-
-	ret = wl_policy_init();
-	if (ret)
-		goto out_tp;
-	ret = wl_debugfs_init();
-	if (ret)
-		goto out_policy;
 	return 0;
-
-out_policy:
-	wl_policy_exit();
-	wl_policy_free();
-out_tp:
-	wl_tp_exit();
-out_llc:
-	wl_llc_exit();
-out_stats:
-	wl_stats_exit();
-	return ret;
 }
 
 static void __exit wakelab_exit(void)
 {
-	/* No file operation runs after this; then the hook, then probes. */
-	wl_debugfs_exit();
-	wl_policy_exit();
-	wl_tp_exit();
-	/* Nothing runs any more that uses what is freed below. */
-	wl_policy_free();
-	wl_llc_exit();
-	wl_stats_exit();
+	wl_parts_exit(ARRAY_SIZE(wl_parts));
 }
 
 module_init(wakelab_init);

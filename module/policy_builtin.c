@@ -3,18 +3,56 @@
  * wakelab: the built-in wake-affine policies.
  *
  * kernel, old, idle, weight, idle+weight, always and never, plus the
- * helpers they share.  idle, weight and old are module copies of
- * wake_affine_idle(), wake_affine_weight() and wake_affine_old() in
+ * helpers and the tunables (bias, imbalance_pct files) they share.  idle,
+ * weight and old are module copies of wake_affine_idle(),
+ * wake_affine_weight() and wake_affine_old() in
  * kernel/sched/fair.c of the patched 6.1 kernel, built on the helpers the
  * series exports.  A policy answers args->this_cpu (pull the wakee to the
  * waker) or args->prev_cpu (leave it); "kernel" answers -1, leaving the
  * decision to the sched features.  Every select() runs with preemption
  * disabled inside rcu_read_lock() and must not sleep.
  */
+#include <linux/errno.h>
 #include <linux/sched.h>
 #include <linux/sched/topology.h>
 
-#include "wakelab.h"
+#include "policies.h"
+#include "policy.h"
+
+/* The imbalance_pct file's range (0: the domain's). */
+#define WL_PCT_MIN	100
+#define WL_PCT_MAX	1000
+
+unsigned int wl_bias = WL_BIAS_DEFAULT;
+static unsigned int wl_imbalance_pct;
+
+unsigned int wl_policy_bias(void)
+{
+	return READ_ONCE(wl_bias);
+}
+
+/* Return: 0, or -EINVAL for anything but 0 and 1. */
+int wl_policy_set_bias(unsigned int val)
+{
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(wl_bias, val);
+	return 0;
+}
+
+unsigned int wl_policy_imbalance_pct(void)
+{
+	return READ_ONCE(wl_imbalance_pct);
+}
+
+/* Return: 0, or -EINVAL for anything but 0 and 100 to 1000. */
+int wl_policy_set_imbalance_pct(unsigned int val)
+{
+	if (val && (val < WL_PCT_MIN || val > WL_PCT_MAX))
+		return -EINVAL;
+	WRITE_ONCE(wl_imbalance_pct, val);
+	return 0;
+}
 
 /**
  * wl_pct() - imbalance_pct a policy should use

@@ -23,14 +23,14 @@
  *     sched_cpu_capacity(), sched_cpu_nr_running(), sched_task_load(),
  *     cpus_share_cache() and the helpers in policy_builtin.c; the tunables
  *     bias and imbalance_pct are wl_bias and wl_pct(args);
- *  3. declare it in wakelab.h, add it to wl_policies[] in policy.c and
- *     the object to module/Kbuild;
+ *  3. declare it in policies.h, add it to wl_policies[] in policy.c, the
+ *     object to module/Kbuild and one to WL_NR_ROWS in place.h;
  *  4. make module, load it, echo <name> > /sys/kernel/debug/wakelab/policy
- *     and compare it with wl_compare (README).
+ *     and compare it with wl_compare (docs/wl_compare.md).
  */
 #include <linux/sched/topology.h>
 
-#include "wakelab.h"
+#include "policies.h"
 
 static int wl_select_idler_llc(const struct wake_affine_args *args)
 {

@@ -11,14 +11,16 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../kselftest_harness.h"
-#include "wakelab_modtest.h"
+#include "wl/module.h"
+#include "wl/util.h"
 
 FIXTURE(basic) {
 	const char *skip;
 	int loaded_here;
-	struct wl_dbg_table *t;
+	struct wl_table *t;
 };
 
 FIXTURE_SETUP(basic)
@@ -28,7 +30,7 @@ FIXTURE_SETUP(basic)
 
 	self->loaded_here = 0;
 	self->skip = why;
-	self->t = wl_dbg_table_new();
+	self->t = wl_table_new();
 	ASSERT_NE(NULL, self->t);
 	if (why)
 		return;
@@ -67,9 +69,9 @@ TEST_F(basic, caps_hook_matches_kernel)
 	ASSERT_TRUE(wa_old >= 0 || wa_old == -ENOENT)
 		TH_LOG("reading %s: %s", WL_SCHED_FEATURES, strerror(-wa_old));
 	want = wa_old >= 0 ? "yes" : "no";
-	ASSERT_EQ(0, wl_table("caps", self->t))
+	ASSERT_EQ(0, wl_module_table("caps", self->t))
 		TH_LOG("%s/caps does not parse", WL_MODULE_DIR);
-	r = wl_dbg_row(self->t, "hook");
+	r = wl_table_row(self->t, "hook");
 	ASSERT_LE(0, r) TH_LOG("caps has no hook row");
 	ASSERT_EQ(2, self->t->ncols);
 	EXPECT_STREQ(want, self->t->cell[r][1])

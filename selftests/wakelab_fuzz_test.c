@@ -8,7 +8,7 @@
  * write after a read on the same descriptor; pwrite(), which these files
  * refuse with -ESPIPE), a value split over two writes, buffers that run
  * into an inaccessible page and the valid words with noise around them.  A reference model
- * of the documented rules (README "wakelab.ko": one write carries one
+ * of the documented rules (docs/ABI/debugfs-wakelab: one write carries one
  * value, at offset 0, shorter than 32 bytes, printable non-blank bytes and
  * one optional trailing newline; -EOPNOTSUPP for the control knobs on a
  * kernel without the policy hook, -EINVAL for anything else) predicts
@@ -17,6 +17,7 @@
  * printed ($WAKELAB_FUZZ_SEED repeats a run).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,7 +29,8 @@
 #include <linux/types.h>
 
 #include "../kselftest_harness.h"
-#include "wakelab_modtest.h"
+#include "wl/module.h"
+#include "wl/util.h"
 
 #define FUZZ_DEFAULT_WRITES	1000
 #define FUZZ_WRITE_MAX		32	/* module: accepted writes are shorter */
@@ -63,11 +65,11 @@ struct fuzz {
 	int policy;		/* active policy's index */
 	unsigned long long placed;	/* reset: placement total */
 	/* policy names, from the policy file */
-	struct wl_dbg_policy pol;
+	struct wl_policy_list pol;
 	/* counters for the summary */
 	unsigned long writes, accepted, einval, eopnotsupp, efault, espipe;
 	unsigned long per_how[H_NR];
-	struct wl_dbg_table *t;
+	struct wl_table *t;
 	unsigned char *big;
 	unsigned char *page;	/* two pages, the second PROT_NONE */
 	long pagesz;
@@ -166,15 +168,15 @@ static int placed_total(struct fuzz *f, unsigned long long *sum)
 	unsigned long long v;
 	int r, c, ret;
 
-	ret = wl_table("placement", f->t);
+	ret = wl_module_table("placement", f->t);
 	if (ret)
 		return ret;
-	c = wl_dbg_col(f->t, "wakeups");
+	c = wl_table_col(f->t, "wakeups");
 	if (c < 0)
 		return -EINVAL;
 	*sum = 0;
 	for (r = 0; r < f->t->nrows; r++)
-		if (!wl_dbg_u64(f->t, r, c, &v))
+		if (!wl_table_u64(f->t, r, c, &v))
 			*sum += v;
 	return 0;
 }
@@ -186,7 +188,7 @@ static int placed_total(struct fuzz *f, unsigned long long *sum)
  */
 static int check_state(struct fuzz *f, char *why, size_t len)
 {
-	struct wl_dbg_policy pol;
+	struct wl_policy_list pol;
 	unsigned long long sum;
 	char buf[4096], want[32];
 	ssize_t n;
@@ -209,7 +211,7 @@ static int check_state(struct fuzz *f, char *why, size_t len)
 		return -1;
 	}
 	if (f->kind == K_POLICY) {
-		if (wl_dbg_policy_parse(buf, &pol) || pol.n != f->pol.n ||
+		if (wl_policy_parse(buf, &pol) || pol.n != f->pol.n ||
 		    strcmp(pol.name[pol.active], f->pol.name[f->policy])) {
 			snprintf(why, len, "policy reads '%.200s', model [%s]",
 				 buf, f->pol.name[f->policy]);
@@ -530,17 +532,14 @@ FIXTURE(fuzz) {
 
 FIXTURE_SETUP(fuzz)
 {
-	int ret;
-
 	/* Summary lines survive the harness's _exit() into a pipe. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&self->f, 0, sizeof(self->f));
-	self->skip = wl_kernel_test_skip_reason();
 	self->writes = wl_env_count("WAKELAB_FUZZ_WRITES", FUZZ_DEFAULT_WRITES);
 	rng_state = wl_env_count("WAKELAB_FUZZ_SEED", 0);
 	if (!rng_state)
 		rng_state = (__u64)time(NULL) * 2654435761u ^ getpid();
-	self->f.t = wl_dbg_table_new();
+	self->f.t = wl_table_new();
 	self->f.big = malloc(FUZZ_BUF + 64);
 	self->f.pagesz = sysconf(_SC_PAGESIZE);
 	self->f.page = mmap(NULL, 2 * self->f.pagesz, PROT_READ | PROT_WRITE,
@@ -548,13 +547,9 @@ FIXTURE_SETUP(fuzz)
 	ASSERT_TRUE(self->f.t && self->f.big && self->f.page != MAP_FAILED);
 	ASSERT_EQ(0, mprotect(self->f.page + self->f.pagesz, self->f.pagesz,
 			      PROT_NONE));
+	self->skip = wl_module_setup(_metadata, "", &self->loaded_here);
 	if (self->skip)
 		return;
-	ret = wl_module_ensure("", &self->loaded_here);
-	self->skip = wl_module_skip_reason(ret);
-	if (self->skip)
-		return;
-	wl_assert_loaded(_metadata, ret, "default method");
 	self->f.hook = !strcmp(wl_cap("hook"), "yes");
 }
 
@@ -584,7 +579,7 @@ static int model_init(struct fuzz *f)
 	case K_RESET:
 		return placed_total(f, &f->placed);
 	case K_POLICY:
-		if (n < 0 || wl_dbg_policy_parse(buf, &f->pol))
+		if (n < 0 || wl_policy_parse(buf, &f->pol))
 			return -1;
 		f->policy = f->pol.active;
 		return 0;
@@ -677,9 +672,7 @@ TEST_F_TIMEOUT(fuzz, imbalance_pct, 3600)
 /* Files without a write method refuse every write with -EINVAL. */
 TEST_F(fuzz, read_only_files)
 {
-	static const char * const ro[] = {
-		"caps", "placement", "llc", "decisions", "oldcheck",
-	};
+	const char * const *ro = wl_table_files;
 	unsigned char *d = self->f.big;
 	char p[256];
 	int err;
@@ -690,7 +683,7 @@ TEST_F(fuzz, read_only_files)
 
 	WL_SKIP_IF(self->skip);
 	self->f.kind = K_ENABLE;
-	for (k = 0; k < ARRAY_SIZE(ro); k++) {
+	for (k = 0; k < WL_NR_TABLES; k++) {
 		for (i = 0; i < 50; i++) {
 			len = generate(&self->f, d, &how, &pos);
 			if (!len)

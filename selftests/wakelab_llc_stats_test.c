@@ -19,7 +19,9 @@
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
-#include "wakelab_modtest.h"
+#include "wl/module.h"
+#include "wl/topo.h"
+#include "wl/util.h"
 
 #define PINNED		3	/* busy tasks on the pinned CPU */
 #define SAMPLES		25
@@ -27,12 +29,12 @@
 FIXTURE(llc) {
 	const char *skip;
 	bool loaded_here;
-	struct wl_dbg_table *t;
+	struct wl_table *t;
 };
 
 FIXTURE_SETUP(llc)
 {
-	self->t = wl_dbg_table_new();
+	self->t = wl_table_new();
 	ASSERT_NE(NULL, self->t);
 	self->skip = wl_module_setup(_metadata, "", &self->loaded_here);
 	if (self->skip)
@@ -55,10 +57,10 @@ static const char *big_llc(int *first, int *pin)
 	static bool online[WL_MAX_CPUS], set[WL_MAX_CPUS];
 	int cpu, c, n;
 
-	if (wl_online_cpus(online) <= 0)
+	if (wl_online_cpus(WL_CPU_SYSFS, online) <= 0)
 		return "cannot read the online CPUs";
 	for (cpu = 0; cpu < WL_MAX_CPUS; cpu++) {
-		if (!online[cpu] || wl_sysfs_llc(cpu, set) <= 0)
+		if (!online[cpu] || wl_cpu_llc(WL_CPU_SYSFS, cpu, set, NULL) <= 0)
 			continue;
 		*first = -1;
 		for (c = 0, n = 0; c < WL_MAX_CPUS; c++) {
@@ -96,8 +98,8 @@ TEST_F_TIMEOUT(llc, pinned_tasks_counted, 90)
 	/* Balancing publishes every few hundred milliseconds at most. */
 	wl_msleep(1500);
 	for (i = 0; i < SAMPLES; i++) {
-		ASSERT_EQ(0, wl_table("llc", self->t));
-		ASSERT_EQ(0, wl_dbg_get(self->t, key, "nr_running", &v))
+		ASSERT_EQ(0, wl_module_table("llc", self->t));
+		ASSERT_EQ(0, wl_table_get(self->t, key, "nr_running", &v))
 			TH_LOG("no llc row %s", key);
 		lo = v < lo ? v : lo;
 		hi = v > hi ? v : hi;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wakelab.ko in observe mode, on any kernel: every debugfs file is there
- * with its documented mode and header; the llc table covers each online
+ * with its documented mode and header, every table's first line is the
+ * "# version N" this build reads, and caps has no schedstats row (the
+ * module reads no /proc/sys file); the llc table covers each online
  * CPU exactly once and agrees with the sysfs cache topology (a skip when
  * sysfs has none); under a loopback workload the placement counters grow
  * and their categories add up, a ping-pong confined to two LLCs is
@@ -34,13 +36,15 @@
 #include <time.h>
 
 #include "../kselftest_harness.h"
-#include "wakelab_modtest.h"
+#include "wl/module.h"
+#include "wl/topo.h"
+#include "wl/util.h"
 
 FIXTURE(wl) {
 	const char *skip;
 	bool loaded_here;
 	bool hook;
-	struct wl_dbg_table *a, *b;
+	struct wl_table *a, *b;
 };
 
 FIXTURE_VARIANT(wl) {
@@ -57,19 +61,13 @@ FIXTURE_VARIANT_ADD(wl, kretprobe) {
 
 FIXTURE_SETUP(wl)
 {
-	int ret;
-
-	self->skip = wl_kernel_test_skip_reason();
-	self->a = wl_dbg_table_new();
-	self->b = wl_dbg_table_new();
+	self->a = wl_table_new();
+	self->b = wl_table_new();
 	ASSERT_TRUE(self->a && self->b);
+	self->skip = wl_module_setup(_metadata, variant->method,
+				     &self->loaded_here);
 	if (self->skip)
 		return;
-	ret = wl_module_ensure(variant->method, &self->loaded_here);
-	self->skip = wl_module_skip_reason(ret);
-	if (self->skip)
-		return;
-	wl_assert_loaded(_metadata, ret, variant->method);
 	ASSERT_STREQ(variant->method, wl_cap("method"));
 	self->hook = !strcmp(wl_cap("hook"), "yes");
 	ASSERT_EQ(0, wl_knob_set("enable", "0"));
@@ -93,15 +91,15 @@ FIXTURE_TEARDOWN(wl)
 
 /* Sum of placement column @col over every row of @t. */
 static unsigned long long col_sum(struct __test_metadata *_metadata,
-				  const struct wl_dbg_table *t,
+				  const struct wl_table *t,
 				  const char *col)
 {
 	unsigned long long v, sum = 0;
-	int r, c = wl_dbg_col(t, col);
+	int r, c = wl_table_col(t, col);
 
 	EXPECT_LE(0, c) TH_LOG("no column %s", col);
 	for (r = 0; c >= 0 && r < t->nrows; r++) {
-		if (wl_dbg_u64(t, r, c, &v))
+		if (wl_table_u64(t, r, c, &v))
 			continue;	/* "-": not observable */
 		sum += v;
 	}
@@ -129,11 +127,11 @@ struct file_spec {
 static const struct file_spec files[] = {
 	{ "enable",		0600, NULL },
 	{ "reset",		0200, NULL },
-	{ "caps",		0400, WL_CAPS_COLS },
-	{ "placement",		0400, WL_PLACE_COLS },
-	{ "llc",		0400, WL_LLC_COLS },
-	{ "decisions",		0400, WL_DECISION_COLS },
-	{ "oldcheck",		0400, WL_CHECK_COLS },
+	{ "caps",		0400, WL_CAPS_HEADER },
+	{ "placement",		0400, WL_PLACEMENT_HEADER },
+	{ "llc",		0400, WL_LLC_HEADER },
+	{ "decisions",		0400, WL_DECISIONS_HEADER },
+	{ "oldcheck",		0400, WL_OLDCHECK_HEADER },
 	{ "policy",		0600, NULL },
 	{ "bias",		0600, NULL },
 	{ "imbalance_pct",	0600, NULL },
@@ -141,7 +139,7 @@ static const struct file_spec files[] = {
 
 TEST_F(wl, files_and_headers)
 {
-	struct wl_dbg_policy pol;
+	struct wl_policy_list pol;
 	char path[256], buf[4096];
 	unsigned int i;
 	struct stat st;
@@ -155,7 +153,7 @@ TEST_F(wl, files_and_headers)
 		EXPECT_EQ(0U, st.st_uid);
 		if (!files[i].header)
 			continue;
-		ASSERT_EQ(0, wl_table(files[i].name, self->a))
+		ASSERT_EQ(0, wl_module_table(files[i].name, self->a))
 			TH_LOG("%s does not parse", files[i].name);
 		wl_table_header(self->a, buf, sizeof(buf));
 		EXPECT_STREQ(files[i].header, buf);
@@ -176,7 +174,7 @@ TEST_F(wl, files_and_headers)
 	EXPECT_STREQ("0\n", buf);
 
 	ASSERT_LT(0, wl_knob_get("policy", buf, sizeof(buf)));
-	ASSERT_EQ(0, wl_dbg_policy_parse(buf, &pol)) TH_LOG("policy: %s", buf);
+	ASSERT_EQ(0, wl_policy_parse(buf, &pol)) TH_LOG("policy: %s", buf);
 	if (self->hook) {
 		EXPECT_LE(8, pol.n);
 		EXPECT_STREQ("kernel", pol.name[pol.active]);
@@ -187,17 +185,41 @@ TEST_F(wl, files_and_headers)
 	}
 
 	/* One placement row per policy, keyed by the policy name. */
-	ASSERT_EQ(0, wl_table("placement", self->a));
+	ASSERT_EQ(0, wl_module_table("placement", self->a));
 	EXPECT_EQ(pol.n, self->a->nrows);
 	for (i = 0; i < (unsigned int)pol.n; i++)
-		EXPECT_LE(0, wl_dbg_row(self->a, pol.name[i]));
+		EXPECT_LE(0, wl_table_row(self->a, pol.name[i]));
 
-	ASSERT_EQ(0, wl_table("caps", self->a));
-	EXPECT_LE(0, wl_dbg_row(self->a, "release"));
-	EXPECT_LE(0, wl_dbg_row(self->a, "schedstats"));
+	ASSERT_EQ(0, wl_module_table("caps", self->a));
+	EXPECT_LE(0, wl_table_row(self->a, "release"));
+	/* The module reads no /proc/sys file: schedstats is userspace's. */
+	EXPECT_GT(0, wl_table_row(self->a, "schedstats"));
 	EXPECT_STREQ("yes", wl_cap("tp_sched_waking"));
 	EXPECT_STREQ(self->hook ? "yes" : "no",
 		     wl_cap("tp_sched_wake_affine_tp"));
+}
+
+/*
+ * Every table starts with the format's version line, the one this build
+ * of the tools reads (<linux/wakelab.h>).
+ */
+TEST_F(wl, tables_start_with_version)
+{
+	char buf[8192], want[64];
+	unsigned int i;
+
+	WL_SKIP_IF(self->skip);
+	snprintf(want, sizeof(want), "%s%d\n", WAKELAB_VERSION_PREFIX,
+		 WAKELAB_TABLE_VERSION);
+	for (i = 0; i < WL_NR_TABLES; i++) {
+		ASSERT_LT(0, wl_knob_get(wl_table_files[i], buf, sizeof(buf)));
+		EXPECT_EQ(0, strncmp(buf, want, strlen(want)))
+			TH_LOG("%s starts with '%.*s', not '%.*s'",
+			       wl_table_files[i], (int)strcspn(buf, "\n"), buf,
+			       (int)strlen(want) - 1, want);
+		ASSERT_EQ(0, wl_module_table(wl_table_files[i], self->a));
+		EXPECT_EQ(WAKELAB_TABLE_VERSION, self->a->version);
+	}
 }
 
 TEST_F(wl, llc_matches_sysfs)
@@ -207,17 +229,17 @@ TEST_F(wl, llc_matches_sysfs)
 	int r, live, ret;
 
 	WL_SKIP_IF(self->skip);
-	ASSERT_EQ(0, wl_table("llc", self->a));
+	ASSERT_EQ(0, wl_module_table("llc", self->a));
 	ASSERT_LT(0, self->a->nrows);
 	live = !strcmp(wl_cap("rq_located"), "yes") || self->hook;
 	for (r = 0; r < self->a->nrows; r++) {
-		EXPECT_EQ(0, wl_dbg_get(self->a, self->a->cell[r][0],
+		EXPECT_EQ(0, wl_table_get(self->a, self->a->cell[r][0],
 					"capacity", &v));
 		EXPECT_LT(0ULL, v);
 		if (live) {
-			EXPECT_EQ(0, wl_dbg_get(self->a, self->a->cell[r][0],
+			EXPECT_EQ(0, wl_table_get(self->a, self->a->cell[r][0],
 						"nr_running", &v));
-			EXPECT_EQ(0, wl_dbg_get(self->a, self->a->cell[r][0],
+			EXPECT_EQ(0, wl_table_get(self->a, self->a->cell[r][0],
 						"has_capacity", &v));
 			EXPECT_GE(1ULL, v);
 		}
@@ -238,7 +260,7 @@ TEST_F_TIMEOUT(wl, counters_grow_and_add_up, 120)
 
 	WL_SKIP_IF(self->skip);
 	enabled_load(_metadata, 3);
-	ASSERT_EQ(0, wl_table("placement", self->a));
+	ASSERT_EQ(0, wl_module_table("placement", self->a));
 	total = col_sum(_metadata, self->a, "wakeups");
 	EXPECT_LT(100ULL, total) TH_LOG("only %llu wakeups counted", total);
 	for (i = 0; i < ARRAY_SIZE(wl_place_parts); i++)
@@ -246,12 +268,12 @@ TEST_F_TIMEOUT(wl, counters_grow_and_add_up, 120)
 	EXPECT_EQ(total, parts);
 	EXPECT_GE(total, col_sum(_metadata, self->a, "cross_llc"));
 	for (r = 0; r < self->a->nrows; r++) {
-		int c = wl_dbg_col(self->a, "sync");
+		int c = wl_table_col(self->a, "sync");
 
 		if (!strcmp(variant->method, "tracepoint")) {
 			EXPECT_STREQ("-", self->a->cell[r][c]);
 		} else {
-			ASSERT_EQ(0, wl_dbg_u64(self->a, r, c, &v));
+			ASSERT_EQ(0, wl_table_u64(self->a, r, c, &v));
 			EXPECT_GE(total, v);
 		}
 	}
@@ -259,10 +281,10 @@ TEST_F_TIMEOUT(wl, counters_grow_and_add_up, 120)
 	for (r = 0; r < self->a->nrows; r++) {
 		unsigned long long w, p = 0;
 
-		ASSERT_EQ(0, wl_dbg_get(self->a, self->a->cell[r][0],
+		ASSERT_EQ(0, wl_table_get(self->a, self->a->cell[r][0],
 					"wakeups", &w));
 		for (i = 0; i < ARRAY_SIZE(wl_place_parts); i++) {
-			ASSERT_EQ(0, wl_dbg_get(self->a, self->a->cell[r][0],
+			ASSERT_EQ(0, wl_table_get(self->a, self->a->cell[r][0],
 						wl_place_parts[i], &v));
 			p += v;
 		}
@@ -270,45 +292,36 @@ TEST_F_TIMEOUT(wl, counters_grow_and_add_up, 120)
 	}
 }
 
+/* Group @g of @t as a set of CPUs. */
+static void llc_set(const struct wl_topo *t, int g, bool *set)
+{
+	int i;
+
+	memset(set, 0, WL_MAX_CPUS * sizeof(*set));
+	for (i = 0; i < t->llc_size[g]; i++)
+		set[t->cpu[t->llc_start[g] + i]] = true;
+}
+
 /*
- * The two LLCs of the pinned ping-pong, the first online CPU's and
- * another, as online CPUs; NULL, or why there are no such two.
+ * The two LLCs of the pinned ping-pong, the first online CPU's and the
+ * next one, as online CPUs; NULL, or why there are no such two.
  */
 static const char *two_llcs(bool *a, bool *b)
 {
-	static bool online[WL_MAX_CPUS];
-	static char why[128];
-	int cpu, na = 0, nb = 0;
+	static struct wl_topo t;
 
-	if (wl_online_cpus(online) <= 0)
+	if (wl_topo_load(WL_CPU_SYSFS, 0, &t))
 		return "cannot read the online CPUs";
-	for (cpu = 0; cpu < WL_MAX_CPUS && !online[cpu]; cpu++)
-		;
-	if (wl_sysfs_llc(cpu, a) <= 0)
-		goto no_cache;
-	for (cpu = 0; cpu < WL_MAX_CPUS; cpu++) {
-		a[cpu] = a[cpu] && online[cpu];
-		na += a[cpu];
-	}
-	for (cpu = 0; cpu < WL_MAX_CPUS && (!online[cpu] || a[cpu]); cpu++)
-		;
-	if (cpu == WL_MAX_CPUS)
+	if (!t.from_sysfs)
+		return "sysfs has no cache information: LLCs unknown";
+	if (t.nllc < 2)
 		return "one LLC only: no cross-LLC wakeups";
-	if (wl_sysfs_llc(cpu, b) <= 0)
-		goto no_cache;
-	for (cpu = 0; cpu < WL_MAX_CPUS; cpu++) {
-		b[cpu] = b[cpu] && online[cpu] && !a[cpu];
-		nb += b[cpu];
-	}
 	/* A task allowed on one CPU never reaches select_task_rq_fair(). */
-	if (na < 2 || nb < 2)
+	if (t.llc_size[0] < 2 || t.llc_size[1] < 2)
 		return "needs two LLCs of at least two online CPUs";
+	llc_set(&t, 0, a);
+	llc_set(&t, 1, b);
 	return NULL;
-
-no_cache:
-	snprintf(why, sizeof(why),
-		 "sysfs has no cache information for cpu%d: LLCs unknown", cpu);
-	return why;
 }
 
 struct pp_result {
@@ -352,6 +365,23 @@ static void pp_side(const bool *cpus, int in, int out, int res, int secs)
 		_exit(3);
 	r.sleeps = ru1.ru_nvcsw - ru0.ru_nvcsw;
 	_exit(write(res, &r, sizeof(r)) == sizeof(r) ? 0 : 4);
+}
+
+/*
+ * Fork a side of the ping-pong that reads pipe @in and writes pipe @out
+ * (pp_side()); the child closes the ends it does not use.
+ */
+static pid_t pp_fork(const bool *cpus, const int in[2], const int out[2],
+		     int res, int secs)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		close(in[1]);
+		close(out[0]);
+		pp_side(cpus, in[0], out[1], res, secs);
+	}
+	return pid;
 }
 
 /*
@@ -452,20 +482,10 @@ TEST_F_TIMEOUT(wl, one_llc_placement_after_hotplug, 120)
 	ASSERT_LT(0, h);
 	ASSERT_EQ(0, pipe(ab));
 	ASSERT_EQ(0, pipe(ba));
-	side[0] = fork();
+	side[0] = pp_fork(llc_b, ba, ab, res[1], 3);
 	ASSERT_LE(0, side[0]);
-	if (!side[0]) {
-		close(ab[0]);
-		close(ba[1]);
-		pp_side(llc_b, ba[0], ab[1], res[1], 3);
-	}
-	side[1] = fork();
+	side[1] = pp_fork(llc_b, ab, ba, res[1], 0);
 	ASSERT_LE(0, side[1]);
-	if (!side[1]) {
-		close(ab[1]);
-		close(ba[0]);
-		pp_side(llc_b, ab[0], ba[1], res[1], 0);
-	}
 	close(ab[0]);
 	close(ab[1]);
 	close(ba[0]);
@@ -484,7 +504,7 @@ TEST_F_TIMEOUT(wl, one_llc_placement_after_hotplug, 120)
 	}
 	close(res[0]);
 
-	ASSERT_EQ(0, wl_table("placement", self->a));
+	ASSERT_EQ(0, wl_module_table("placement", self->a));
 	total = col_sum(_metadata, self->a, "wakeups");
 	cross = col_sum(_metadata, self->a, "cross_llc");
 	other = col_sum(_metadata, self->a, "other");
@@ -507,19 +527,19 @@ TEST_F_TIMEOUT(wl, reset_zeroes, 60)
 
 	WL_SKIP_IF(self->skip);
 	enabled_load(_metadata, 1);
-	ASSERT_EQ(0, wl_table("placement", self->a));
+	ASSERT_EQ(0, wl_module_table("placement", self->a));
 	ASSERT_LT(0ULL, col_sum(_metadata, self->a, "wakeups"));
 	ASSERT_EQ(0, wl_knob_set("reset", "1\n"));
-	ASSERT_EQ(0, wl_table("placement", self->a));
+	ASSERT_EQ(0, wl_module_table("placement", self->a));
 	for (r = 0; r < self->a->nrows; r++)
 		for (c = 1; c < self->a->ncols; c++)
-			if (!wl_dbg_u64(self->a, r, c, &v))
+			if (!wl_table_u64(self->a, r, c, &v))
 				EXPECT_EQ(0ULL, v) TH_LOG("%s %s", self->a->cell[r][0],
 						       self->a->col[c]);
-	ASSERT_EQ(0, wl_table("decisions", self->a));
+	ASSERT_EQ(0, wl_module_table("decisions", self->a));
 	for (r = 0; r < self->a->nrows; r++)
 		for (c = 1; c < self->a->ncols; c++)
-			if (!wl_dbg_u64(self->a, r, c, &v))
+			if (!wl_table_u64(self->a, r, c, &v))
 				EXPECT_EQ(0ULL, v);
 }
 
@@ -527,19 +547,19 @@ TEST_F_TIMEOUT(wl, reset_zeroes, 60)
 
 /* Check that every placement row adds up and holds no wrapped count. */
 static void rows_add_up(struct __test_metadata *_metadata,
-			const struct wl_dbg_table *t, int round)
+			const struct wl_table *t, int round)
 {
 	unsigned long long w, v, p;
 	unsigned int i;
 	int r;
 
 	for (r = 0; r < t->nrows; r++) {
-		ASSERT_EQ(0, wl_dbg_get(t, t->cell[r][0], "wakeups", &w));
+		ASSERT_EQ(0, wl_table_get(t, t->cell[r][0], "wakeups", &w));
 		EXPECT_GT(1ULL << 62, w) TH_LOG("round %d row %s: wakeups %llu",
 						round, t->cell[r][0], w);
 		p = 0;
 		for (i = 0; i < ARRAY_SIZE(wl_place_parts); i++) {
-			ASSERT_EQ(0, wl_dbg_get(t, t->cell[r][0],
+			ASSERT_EQ(0, wl_table_get(t, t->cell[r][0],
 						wl_place_parts[i], &v));
 			EXPECT_GT(1ULL << 62, v)
 				TH_LOG("round %d row %s: %s %llu", round,
@@ -572,9 +592,9 @@ TEST_F_TIMEOUT(wl, reset_under_load_adds_up, 120)
 	wl_msleep(1000);
 	for (i = 0; i < 6; i++) {
 		ASSERT_EQ(0, wl_knob_set("reset", "1"));
-		ASSERT_EQ(0, wl_table("placement", self->a));
+		ASSERT_EQ(0, wl_module_table("placement", self->a));
 		rows_add_up(_metadata, self->a, i);
-		ASSERT_EQ(0, wl_table("placement", self->a));
+		ASSERT_EQ(0, wl_module_table("placement", self->a));
 		rows_add_up(_metadata, self->a, i);
 	}
 	EXPECT_LT(0ULL, col_sum(_metadata, self->a, "wakeups"));
@@ -657,13 +677,6 @@ static void snapshot(char *buf, size_t len)
 	}
 }
 
-static int knob_write(const char *name, const void *data, size_t len)
-{
-	char p[256];
-
-	return wl_write_file(wl_path(p, sizeof(p), name), data, len);
-}
-
 TEST_F_TIMEOUT(wl, bad_writes_rejected, 90)
 {
 	static char before[16384], after[16384];
@@ -704,7 +717,7 @@ TEST_F_TIMEOUT(wl, bad_writes_rejected, 90)
 				why = data;
 			}
 			snapshot(before, sizeof(before));
-			err = knob_write(knobs[k].name, data, len);
+			err = wl_knob_write(knobs[k].name, data, len);
 			snapshot(after, sizeof(after));
 			EXPECT_EQ(want, err) TH_LOG("%s: %s", knobs[k].name, why);
 			EXPECT_STREQ(before, after)
@@ -737,7 +750,7 @@ static void *writer_fn(void *arg)
 		err = wl_knob_set("enable", good[(i + w->id) % 4]);
 		if (err)
 			w->good_err++;
-		err = knob_write("enable", bad[(i + w->id) % 4],
+		err = wl_knob_write("enable", bad[(i + w->id) % 4],
 				 (i + w->id) % 4 == 3 ? 2 : strlen(bad[(i + w->id) % 4]));
 		if (err != -EINVAL)
 			w->bad_ok++;
@@ -773,7 +786,7 @@ TEST_F_TIMEOUT(wl, concurrent_writers, 120)
 	ASSERT_EQ(0, wl_knob_set("enable", "0"));
 	ASSERT_LT(0, wl_knob_get("enable", buf, sizeof(buf)));
 	EXPECT_STREQ("0\n", buf);
-	EXPECT_EQ(0, wl_table("placement", self->a));
+	EXPECT_EQ(0, wl_module_table("placement", self->a));
 }
 
 /* Users of the module (sysfs refcnt), or -1 when unreadable. */
@@ -815,13 +828,13 @@ TEST_F_TIMEOUT(wl, unload_refused_while_file_open, 60)
 		off += n;
 	EXPECT_EQ(0, n) TH_LOG("reading the open caps: %s", strerror(errno));
 	buf[off] = '\0';
-	EXPECT_EQ(0, wl_dbg_table_parse(buf, self->a)) TH_LOG("caps: %s", buf);
+	EXPECT_EQ(0, wl_table_parse(buf, path, self->a)) TH_LOG("caps: %s", buf);
 	wl_table_header(self->a, hdr, sizeof(hdr));
-	EXPECT_STREQ(WL_CAPS_COLS, hdr);
-	r = wl_dbg_row(self->a, "method");
+	EXPECT_STREQ(WL_CAPS_HEADER, hdr);
+	r = wl_table_row(self->a, "method");
 	ASSERT_LE(0, r) TH_LOG("caps: %s", buf);
 	EXPECT_STREQ(variant->method, self->a->cell[r][1]);
-	EXPECT_LE(0, wl_dbg_row(self->a, "release"));
+	EXPECT_LE(0, wl_table_row(self->a, "release"));
 
 	ASSERT_EQ(0, close(fd));
 	EXPECT_EQ(0, module_refcnt());
@@ -856,7 +869,7 @@ TEST_F_TIMEOUT(wl, load_enable_unload_cycles, 400)
 		ASSERT_EQ(0, wl_knob_set("enable", "1"));
 		wl_msleep(50 + 10 * i);
 		if (i % 2)
-			ASSERT_EQ(0, wl_table("placement", self->a));
+			ASSERT_EQ(0, wl_module_table("placement", self->a));
 		/* Unload with the probes attached and the streams running. */
 	}
 	ASSERT_EQ(0, wl_module_unload_retry());
@@ -884,7 +897,7 @@ FIXTURE_TEARDOWN(krp)
 
 TEST_F_TIMEOUT(krp, retry_after_failure, 90)
 {
-	struct wl_dbg_table *t = wl_dbg_table_new();
+	struct wl_table *t = wl_table_new();
 	const char *skip;
 	char buf[16] = "";
 	bool here;
@@ -909,7 +922,7 @@ TEST_F_TIMEOUT(krp, retry_after_failure, 90)
 	ASSERT_LT(0, pid);
 	EXPECT_EQ(0, wl_load_wait(pid));
 	ASSERT_EQ(0, wl_knob_set("enable", "0"));
-	ASSERT_EQ(0, wl_table("placement", t));
+	ASSERT_EQ(0, wl_module_table("placement", t));
 	EXPECT_LT(0ULL, col_sum(_metadata, t, "wakeups"));
 	free(t);
 	/* Leave the default method loaded. */

@@ -25,7 +25,8 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "wakelab_modtest.h"
+#include "wl/module.h"
+#include "wl/util.h"
 
 static const char * const policies[] = {
 	"kernel", "old", "idle", "weight", "idle+weight", "always", "never",
@@ -38,14 +39,14 @@ FIXTURE(pol) {
 	const char *skip;
 	bool loaded_here;
 	int feat[3];
-	struct wl_dbg_table *t;
+	struct wl_table *t;
 };
 
 FIXTURE_SETUP(pol)
 {
 	unsigned int i;
 
-	self->t = wl_dbg_table_new();
+	self->t = wl_table_new();
 	ASSERT_NE(NULL, self->t);
 	self->skip = wl_module_setup(_metadata, "", &self->loaded_here);
 	if (self->skip)
@@ -78,6 +79,17 @@ FIXTURE_TEARDOWN(pol)
 	free(self->t);
 }
 
+/* Set WA_OLD, WA_IDLE and WA_WEIGHT (feats[]) to @old, @idle, @weight. */
+static void wa_features(struct __test_metadata *_metadata, bool old,
+			bool idle, bool weight)
+{
+	const bool on[] = { old, idle, weight };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(feats); i++)
+		ASSERT_EQ(0, wl_sched_feat_set(feats[i], on[i]));
+}
+
 /* Run @workload with the probes on; counters reset first. */
 static void run_load(struct __test_metadata *_metadata, const char *workload,
 		     const char *inst, int secs)
@@ -94,23 +106,23 @@ static void run_load(struct __test_metadata *_metadata, const char *workload,
 
 /* calls and waker of decisions row @rule. */
 static void decisions(struct __test_metadata *_metadata,
-		      struct wl_dbg_table *t, const char *rule,
+		      struct wl_table *t, const char *rule,
 		      unsigned long long *calls, unsigned long long *waker)
 {
-	ASSERT_EQ(0, wl_table("decisions", t));
-	ASSERT_EQ(0, wl_dbg_get(t, rule, "calls", calls));
-	ASSERT_EQ(0, wl_dbg_get(t, rule, "waker", waker));
+	ASSERT_EQ(0, wl_module_table("decisions", t));
+	ASSERT_EQ(0, wl_table_get(t, rule, "calls", calls));
+	ASSERT_EQ(0, wl_table_get(t, rule, "waker", waker));
 }
 
 TEST_F(pol, policy_file_switches)
 {
-	struct wl_dbg_policy pol;
+	struct wl_policy_list pol;
 	char buf[4096];
 	unsigned int i;
 
 	WL_SKIP_IF(self->skip);
 	ASSERT_LT(0, wl_knob_get("policy", buf, sizeof(buf)));
-	ASSERT_EQ(0, wl_dbg_policy_parse(buf, &pol));
+	ASSERT_EQ(0, wl_policy_parse(buf, &pol));
 	ASSERT_EQ((int)ARRAY_SIZE(policies), pol.n);
 	for (i = 0; i < ARRAY_SIZE(policies); i++)
 		EXPECT_STREQ(policies[i], pol.name[i]);
@@ -118,13 +130,13 @@ TEST_F(pol, policy_file_switches)
 	for (i = 0; i < ARRAY_SIZE(policies); i++) {
 		ASSERT_EQ(0, wl_knob_set("policy", policies[i]));
 		ASSERT_LT(0, wl_knob_get("policy", buf, sizeof(buf)));
-		ASSERT_EQ(0, wl_dbg_policy_parse(buf, &pol));
+		ASSERT_EQ(0, wl_policy_parse(buf, &pol));
 		EXPECT_STREQ(policies[i], pol.name[pol.active]);
 	}
 	/* A bad name leaves the last one active. */
 	EXPECT_EQ(-EINVAL, wl_knob_set("policy", "nosuch"));
 	ASSERT_LT(0, wl_knob_get("policy", buf, sizeof(buf)));
-	ASSERT_EQ(0, wl_dbg_policy_parse(buf, &pol));
+	ASSERT_EQ(0, wl_policy_parse(buf, &pol));
 	EXPECT_STREQ("idler_llc", pol.name[pol.active]);
 	/* Tunables: valid values stick, then go back to the defaults. */
 	EXPECT_EQ(0, wl_knob_set("imbalance_pct", "125"));
@@ -141,7 +153,7 @@ TEST_F(pol, policy_file_switches)
  * rules must have no calls at all.
  */
 static void only_policy_decides(struct __test_metadata *_metadata,
-				struct wl_dbg_table *t, const char *policy)
+				struct wl_table *t, const char *policy)
 {
 	static const char * const rules[] = { "none", "idle", "weight", "old" };
 	unsigned long long calls, waker;
@@ -175,9 +187,9 @@ TEST_F_TIMEOUT(pol, always_and_never, 120)
 	EXPECT_EQ(calls, waker)
 		TH_LOG("always: %llu of %llu to the waker", waker, calls);
 	only_policy_decides(_metadata, self->t, "always");
-	ASSERT_EQ(0, wl_table("placement", self->t));
-	ASSERT_EQ(0, wl_dbg_get(self->t, "always", "wakeups", &w_always));
-	ASSERT_EQ(0, wl_dbg_get(self->t, "never", "wakeups", &w_never));
+	ASSERT_EQ(0, wl_module_table("placement", self->t));
+	ASSERT_EQ(0, wl_table_get(self->t, "always", "wakeups", &w_always));
+	ASSERT_EQ(0, wl_table_get(self->t, "never", "wakeups", &w_never));
 	EXPECT_LT(0ULL, w_always);
 	EXPECT_EQ(0ULL, w_never);
 
@@ -188,8 +200,8 @@ TEST_F_TIMEOUT(pol, always_and_never, 120)
 	EXPECT_EQ(0ULL, waker)
 		TH_LOG("never: %llu of %llu to the waker", waker, calls);
 	only_policy_decides(_metadata, self->t, "never");
-	ASSERT_EQ(0, wl_table("placement", self->t));
-	ASSERT_EQ(0, wl_dbg_get(self->t, "never", "wakeups", &w_never));
+	ASSERT_EQ(0, wl_module_table("placement", self->t));
+	ASSERT_EQ(0, wl_table_get(self->t, "never", "wakeups", &w_never));
 	EXPECT_LT(0ULL, w_never);
 }
 
@@ -200,9 +212,7 @@ TEST_F_TIMEOUT(pol, wa_old_changes_decision_mix, 120)
 
 	WL_SKIP_IF(self->skip);
 	/* WA_OLD alone: every decision is WA_OLD's. */
-	ASSERT_EQ(0, wl_sched_feat_set("WA_OLD", true));
-	ASSERT_EQ(0, wl_sched_feat_set("WA_IDLE", false));
-	ASSERT_EQ(0, wl_sched_feat_set("WA_WEIGHT", false));
+	wa_features(_metadata, true, false, false);
 	run_load(_metadata, "tcp_stream", "2*cpus", 3);
 	decisions(_metadata, self->t, "old", &old_calls, &old_waker);
 	decisions(_metadata, self->t, "idle", &idle_calls, &idle_waker);
@@ -210,9 +220,7 @@ TEST_F_TIMEOUT(pol, wa_old_changes_decision_mix, 120)
 	EXPECT_EQ(0ULL, idle_calls);
 
 	/* The 6.1 default: WA_IDLE and WA_WEIGHT, no WA_OLD. */
-	ASSERT_EQ(0, wl_sched_feat_set("WA_OLD", false));
-	ASSERT_EQ(0, wl_sched_feat_set("WA_IDLE", true));
-	ASSERT_EQ(0, wl_sched_feat_set("WA_WEIGHT", true));
+	wa_features(_metadata, false, true, true);
 	run_load(_metadata, "tcp_stream", "2*cpus", 3);
 	decisions(_metadata, self->t, "old", &old_calls, &old_waker);
 	decisions(_metadata, self->t, "idle", &idle_calls, &idle_waker);
@@ -239,9 +247,7 @@ static void old_check(struct __test_metadata *_metadata,
 	/* The check needs the hook registered while "kernel" is active. */
 	ASSERT_EQ(0, wl_module_unload_retry());
 	ASSERT_EQ(0, wl_module_load("passthrough=register"));
-	ASSERT_EQ(0, wl_sched_feat_set("WA_OLD", true));
-	ASSERT_EQ(0, wl_sched_feat_set("WA_IDLE", false));
-	ASSERT_EQ(0, wl_sched_feat_set("WA_WEIGHT", false));
+	wa_features(_metadata, true, false, false);
 	ASSERT_EQ(0, wl_knob_set("imbalance_pct", pct));
 	ASSERT_EQ(0, wl_knob_set("reset", "1"));
 	ASSERT_EQ(0, wl_knob_set("enable", "1"));
@@ -252,10 +258,10 @@ static void old_check(struct __test_metadata *_metadata,
 	ASSERT_LT(0, pid);
 	EXPECT_EQ(0, wl_load_wait(pid));
 	ASSERT_EQ(0, wl_knob_set("enable", "0"));
-	ASSERT_EQ(0, wl_table("oldcheck", self->t));
-	ASSERT_EQ(0, wl_dbg_get(self->t, "old", "agree", &agree));
-	ASSERT_EQ(0, wl_dbg_get(self->t, "old", "disagree", &disagree));
-	ASSERT_EQ(0, wl_dbg_get(self->t, "old", "stale", &stale));
+	ASSERT_EQ(0, wl_module_table("oldcheck", self->t));
+	ASSERT_EQ(0, wl_table_get(self->t, "old", "agree", &agree));
+	ASSERT_EQ(0, wl_table_get(self->t, "old", "disagree", &disagree));
+	ASSERT_EQ(0, wl_table_get(self->t, "old", "stale", &stale));
 	/* Stale checks (inputs moved meanwhile) are no evidence either way. */
 	EXPECT_LT(10ULL, agree) TH_LOG("only %llu checks (%llu stale)",
 				       agree, stale);
@@ -279,9 +285,20 @@ TEST_F_TIMEOUT(pol, old_check_ignores_imbalance_pct_file, 120)
 	old_check(_metadata, self, "1000");
 }
 
+/**
+ * struct switcher - a thread writing policy names in turn
+ * @stop:	set to end the thread
+ * @switches:	writes that succeeded
+ * @seq:	the names, written in this order, round and round
+ * @n:		how many
+ * @ms:		pause between two writes
+ */
 struct switcher {
 	volatile bool stop;
 	int switches;
+	const char * const *seq;
+	unsigned int n;
+	int ms;
 };
 
 static void *switch_fn(void *arg)
@@ -290,17 +307,18 @@ static void *switch_fn(void *arg)
 	unsigned int i = 0;
 
 	while (!s->stop) {
-		if (!wl_knob_set("policy",
-				 policies[i++ % ARRAY_SIZE(policies)]))
+		if (!wl_knob_set("policy", s->seq[i++ % s->n]))
 			s->switches++;
-		wl_msleep(10);
+		wl_msleep(s->ms);
 	}
 	return NULL;
 }
 
 TEST_F_TIMEOUT(pol, rmmod_while_switching, 180)
 {
-	struct switcher s = { 0 };
+	struct switcher s = {
+		.seq = policies, .n = ARRAY_SIZE(policies), .ms = 10,
+	};
 	pthread_t th;
 	pid_t pid;
 	int i;
@@ -325,26 +343,10 @@ TEST_F_TIMEOUT(pol, rmmod_while_switching, 180)
 	ASSERT_EQ(0, wl_module_load(NULL));
 }
 
-struct flipper {
-	volatile bool stop;
-	int switches;
-};
-
 /* Between kernel and a module policy every 5 ms: hook off, on, off ... */
-static void *flip_fn(void *arg)
-{
-	static const char * const seq[] = { "kernel", "always", "kernel",
-					    "never", "never", "always" };
-	struct flipper *f = arg;
-	unsigned int i = 0;
-
-	while (!f->stop) {
-		if (!wl_knob_set("policy", seq[i++ % ARRAY_SIZE(seq)]))
-			f->switches++;
-		wl_msleep(5);
-	}
-	return NULL;
-}
+static const char * const flips[] = {
+	"kernel", "always", "kernel", "never", "never", "always",
+};
 
 /*
  * Policy switches under load count every wakeup in the row of the policy
@@ -357,7 +359,9 @@ static void *flip_fn(void *arg)
 TEST_F_TIMEOUT(pol, switches_count_in_the_deciding_row, 120)
 {
 	unsigned long long agree, disagree, stale;
-	struct flipper f = { 0 };
+	struct switcher f = {
+		.seq = flips, .n = ARRAY_SIZE(flips), .ms = 5,
+	};
 	pthread_t th;
 	pid_t pid;
 
@@ -366,16 +370,16 @@ TEST_F_TIMEOUT(pol, switches_count_in_the_deciding_row, 120)
 	ASSERT_EQ(0, wl_knob_set("enable", "1"));
 	pid = wl_load_start("tcp_stream", "2*cpus", 6);
 	ASSERT_LT(0, pid);
-	ASSERT_EQ(0, pthread_create(&th, NULL, flip_fn, &f));
+	ASSERT_EQ(0, pthread_create(&th, NULL, switch_fn, &f));
 	EXPECT_EQ(0, wl_load_wait(pid));
 	f.stop = true;
 	pthread_join(th, NULL);
 	ASSERT_EQ(0, wl_knob_set("enable", "0"));
 	ASSERT_EQ(0, wl_knob_set("policy", "kernel"));
-	ASSERT_EQ(0, wl_table("oldcheck", self->t));
-	ASSERT_EQ(0, wl_dbg_get(self->t, "row", "agree", &agree));
-	ASSERT_EQ(0, wl_dbg_get(self->t, "row", "disagree", &disagree));
-	ASSERT_EQ(0, wl_dbg_get(self->t, "row", "stale", &stale));
+	ASSERT_EQ(0, wl_module_table("oldcheck", self->t));
+	ASSERT_EQ(0, wl_table_get(self->t, "row", "agree", &agree));
+	ASSERT_EQ(0, wl_table_get(self->t, "row", "disagree", &disagree));
+	ASSERT_EQ(0, wl_table_get(self->t, "row", "stale", &stale));
 	TH_LOG("%d switches; decisions: %llu in their row, %llu in another, %llu unattributed",
 	       f.switches, agree, disagree, stale);
 	/* Each hook registration patches text: tens of ms under TCG. */

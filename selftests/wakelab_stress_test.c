@@ -26,6 +26,7 @@
  * scripts/vm fails a run on any splat.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -40,22 +41,14 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "wakelab_modtest.h"
-
-#define CPU_SYSFS	"/sys/devices/system/cpu"
+#include "wl/module.h"
+#include "wl/topo.h"
+#include "wl/util.h"
 
 static const char * const all_files[] = {
 	"enable", "reset", "caps", "placement", "llc", "decisions",
 	"oldcheck", "policy", "bias", "imbalance_pct",
 };
-
-/* Tables: every read must parse as one. */
-static bool is_table(const char *name)
-{
-	return !strcmp(name, "caps") || !strcmp(name, "placement") ||
-	       !strcmp(name, "llc") || !strcmp(name, "decisions") ||
-	       !strcmp(name, "oldcheck");
-}
 
 static double now(void)
 {
@@ -110,7 +103,7 @@ struct reader {
 	int sleep_us;
 	unsigned long reads, absent, bad;
 	char last_bad[256];
-	struct wl_dbg_table *t;
+	struct wl_table *t;
 };
 
 static void pin_self(int cpu)
@@ -128,7 +121,7 @@ static void pin_self(int cpu)
 static int read_check(struct reader *r, const char *name)
 {
 	static __thread char buf[65536];
-	struct wl_dbg_policy pol;
+	struct wl_policy_list pol;
 	char path[256];
 	ssize_t n;
 
@@ -142,16 +135,16 @@ static int read_check(struct reader *r, const char *name)
 			 name, strerror(-n));
 		return -1;
 	}
-	if (is_table(name)) {
-		n = wl_dbg_table_parse(buf, r->t);
+	if (wl_is_table(name)) {	/* every read must parse as one */
+		n = wl_table_parse(buf, path, r->t);
 		if (n) {
 			snprintf(r->last_bad, sizeof(r->last_bad),
-				 "%s does not parse (%zd): %.120s", name, n,
-				 buf);
+				 "%s does not parse (%zd: %.80s): %.100s", name,
+				 n, r->t->err, buf);
 			return -1;
 		}
 	} else if (!strcmp(name, "policy")) {
-		if (wl_dbg_policy_parse(buf, &pol)) {
+		if (wl_policy_parse(buf, &pol)) {
 			snprintf(r->last_bad, sizeof(r->last_bad),
 				 "policy does not parse: %.120s", buf);
 			return -1;
@@ -196,7 +189,7 @@ static int readers_start(struct reader *r, int max, bool *stop,
 	bool online[WL_MAX_CPUS];
 	int cpu, n = 0;
 
-	if (wl_online_cpus(online) <= 0)
+	if (wl_online_cpus(WL_CPU_SYSFS, online) <= 0)
 		return 0;
 	for (cpu = 0; cpu < WL_MAX_CPUS && n < max; cpu++) {
 		if (!online[cpu])
@@ -206,7 +199,7 @@ static int readers_start(struct reader *r, int max, bool *stop,
 		r[n].stop = stop;
 		r[n].tolerate_absent = tolerate_absent;
 		r[n].sleep_us = sleep_us;
-		r[n].t = wl_dbg_table_new();
+		r[n].t = wl_table_new();
 		if (!r[n].t || pthread_create(&r[n].th, NULL, reader_fn, &r[n]))
 			break;
 		n++;
@@ -236,12 +229,12 @@ static unsigned long readers_join(struct __test_metadata *_metadata,
 }
 
 /* Policy names from the policy file (0 on a kernel without the hook). */
-static int policy_names(struct wl_dbg_policy *pol)
+static int policy_names(struct wl_policy_list *pol)
 {
 	char buf[4096];
 
 	if (wl_knob_get("policy", buf, sizeof(buf)) < 0 ||
-	    wl_dbg_policy_parse(buf, pol))
+	    wl_policy_parse(buf, pol))
 		return -1;
 	return pol->n;
 }
@@ -263,7 +256,7 @@ FIXTURE_SETUP(stress)
 	if (self->skip)
 		return;
 	self->hook = !strcmp(wl_cap("hook"), "yes");
-	self->ncpus = wl_online_cpus(online);
+	self->ncpus = wl_online_cpus(WL_CPU_SYSFS, online);
 	ASSERT_LT(0, self->ncpus);
 }
 
@@ -288,7 +281,7 @@ FIXTURE_TEARDOWN(stress)
  * imbalance_pct change every few) on a patched kernel, enable/disable/
  * reset on a stock one.  0 or -errno of the failing write.
  */
-static int switch_one(bool hook, const struct wl_dbg_policy *pol,
+static int switch_one(bool hook, const struct wl_policy_list *pol,
 		      unsigned long k, const char **what)
 {
 	static const char * const stock[] = { "0", "1", "reset" };
@@ -346,7 +339,7 @@ TEST_F_TIMEOUT(stress, reload_under_load, 7200)
 	unsigned long c, k, nswitch = 0, reads = 0, rounds = 0;
 	unsigned long methods[2] = { 0, 0 };
 	struct reader rd[64];
-	struct wl_dbg_policy pol = { 0 };
+	struct wl_policy_list pol = { 0 };
 	bool stop = false;
 	pid_t ws[2] = { 0, 0 };
 	const char *what;
@@ -494,7 +487,7 @@ TEST_F_TIMEOUT(stress, concurrent_rw, 3600)
 	bool done;
 
 	WL_SKIP_IF(self->skip);
-	ASSERT_LT(0, wl_online_cpus(online));
+	ASSERT_LT(0, wl_online_cpus(WL_CPU_SYSFS, online));
 	pid = stream_start("tcp_rr", secs + 2);
 	ASSERT_LT(0, pid);
 	/* A writer and a reader on every CPU. */
@@ -504,7 +497,7 @@ TEST_F_TIMEOUT(stress, concurrent_rw, 3600)
 		memset(&w[n], 0, sizeof(w[n]));
 		w[n].r.cpu = cpu;
 		w[n].r.stop = &stop;
-		w[n].r.t = wl_dbg_table_new();
+		w[n].r.t = wl_table_new();
 		w[n].hook = self->hook;
 		w[n].writer = !(n % 2);
 		ASSERT_NE(NULL, w[n].r.t);
@@ -542,7 +535,7 @@ static int llc_of(int cpu)
 	static bool set[WL_MAX_CPUS];
 	int c;
 
-	if (wl_sysfs_llc(cpu, set) <= 0)
+	if (wl_cpu_llc(WL_CPU_SYSFS, cpu, set, NULL) <= 0)
 		return -1;
 	for (c = 0; c < WL_MAX_CPUS && !set[c]; c++)
 		;
@@ -555,12 +548,12 @@ static int llc_of(int cpu)
  * had the cache information to compare against.
  */
 static bool llc_after(struct __test_metadata *_metadata,
-		      struct wl_dbg_table *t, const char *step, int cpu)
+		      struct wl_table *t, const char *step, int cpu)
 {
 	char why[256];
 	int ret;
 
-	ret = wl_table("llc", t);
+	ret = wl_module_table("llc", t);
 	EXPECT_EQ(0, ret) TH_LOG("after %s of cpu%d: llc: %s", step, cpu,
 				 strerror(-ret));
 	if (ret)
@@ -572,17 +565,39 @@ static bool llc_after(struct __test_metadata *_metadata,
 	return true;
 }
 
+/*
+ * Take the @nv CPUs @victim offline (@on false) or online, checking the
+ * llc table after each, then let the system settle for 200 ms.  Returns
+ * whether every check had sysfs cache information to compare against.
+ */
+static bool hotplug_all(struct __test_metadata *_metadata, struct wl_table *t,
+			const int *victim, int nv, bool on)
+{
+	const char *step = on ? "online" : "offline";
+	bool compared = true;
+	int i, ret;
+
+	for (i = 0; i < nv; i++) {
+		ret = wl_cpu_set_online(victim[i], on);
+		EXPECT_EQ(0, ret) TH_LOG("cpu%d %s: %s", victim[i], step,
+					 strerror(-ret));
+		compared &= llc_after(_metadata, t, step, victim[i]);
+	}
+	usleep(200000);
+	return compared;
+}
+
 TEST_F_TIMEOUT(stress, hotplug, 3600)
 {
 	unsigned long cycles = wl_env_count("WAKELAB_HOTPLUG_CYCLES", 2);
 	char cmdline[4096] = "";
 	bool online[WL_MAX_CPUS];
 	int victim[WL_MAX_CPUS], llc_seen[WL_MAX_CPUS];
-	int nv = 0, cpu, l, i, ret, nllc = 0;
+	int nv = 0, cpu, l, i, nllc = 0;
 	unsigned long c, reads = 0;
 	struct reader rd[64];
 	bool stop = false;
-	struct wl_dbg_table *t;
+	struct wl_table *t;
 	bool compared = true;
 	bool done;
 	int nrd;
@@ -594,7 +609,7 @@ TEST_F_TIMEOUT(stress, hotplug, 3600)
 	if (!strstr(cmdline, "wakelab.accel=") &&
 	    !getenv("WAKELAB_HOTPLUG_CYCLES"))
 		SKIP(return, "not the wakelab VM: set WAKELAB_HOTPLUG_CYCLES to take CPUs offline here");
-	ASSERT_LT(0, wl_online_cpus(online));
+	ASSERT_LT(0, wl_online_cpus(WL_CPU_SYSFS, online));
 	/* The highest hotpluggable CPU of each LLC. */
 	for (cpu = 0; cpu < WL_MAX_CPUS; cpu++)
 		llc_seen[cpu] = -1;
@@ -614,7 +629,7 @@ TEST_F_TIMEOUT(stress, hotplug, 3600)
 	}
 	if (!nv || nv >= self->ncpus)
 		SKIP(return, "no CPU can go offline here (CONFIG_HOTPLUG_CPU)");
-	t = wl_dbg_table_new();
+	t = wl_table_new();
 	ASSERT_NE(NULL, t);
 	ASSERT_EQ(0, wl_knob_set("enable", "1"));
 	if (self->hook)
@@ -623,23 +638,9 @@ TEST_F_TIMEOUT(stress, hotplug, 3600)
 	ASSERT_LT(0, pid);
 	nrd = readers_start(rd, ARRAY_SIZE(rd), &stop, false, 2000);
 	for (c = 0; c < cycles; c++) {
-		for (i = 0; i < nv; i++) {
-			ret = wl_cpu_set_online(victim[i], false);
-			EXPECT_EQ(0, ret) TH_LOG("cpu%d offline: %s", victim[i],
-						 strerror(-ret));
-			compared &= llc_after(_metadata, t, "offline",
-					      victim[i]);
-		}
-		usleep(200000);
-		EXPECT_EQ(0, wl_table("placement", t));
-		for (i = 0; i < nv; i++) {
-			ret = wl_cpu_set_online(victim[i], true);
-			EXPECT_EQ(0, ret) TH_LOG("cpu%d online: %s", victim[i],
-						 strerror(-ret));
-			compared &= llc_after(_metadata, t, "online",
-					      victim[i]);
-		}
-		usleep(200000);
+		compared &= hotplug_all(_metadata, t, victim, nv, false);
+		EXPECT_EQ(0, wl_module_table("placement", t));
+		compared &= hotplug_all(_metadata, t, victim, nv, true);
 	}
 	__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
 	EXPECT_EQ(0UL, readers_join(_metadata, rd, nrd, &reads));
@@ -648,7 +649,7 @@ TEST_F_TIMEOUT(stress, hotplug, 3600)
 	/* Every CPU back, every CPU in the llc table again. */
 	for (i = 0; i < nv; i++)
 		wl_cpu_set_online(victim[i], true);
-	EXPECT_EQ(self->ncpus, wl_online_cpus(online));
+	EXPECT_EQ(self->ncpus, wl_online_cpus(WL_CPU_SYSFS, online));
 	EXPECT_EQ(0, wl_knob_set("enable", "0"));
 	printf("# hotplug: %lu cycles of %d CPUs (one per LLC) offline and online, %lu reads, llc %s sysfs after each step\n",
 	       cycles, nv, reads, compared ? "checked against" : "NOT compared with");

@@ -29,9 +29,11 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
-#include "wakelab_util.h"
-#include "wl_json.h"
-#include "wl_spec.h"
+#include "wl/features.h"
+#include "wl/json_read.h"
+#include "wl/module.h"
+#include "wl/spec.h"
+#include "wl/util.h"
 
 #define CMP_OUT_MAX	(4 << 20)
 #define CMP_STEP_US	100000

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +30,9 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "wakelab_modtest.h"
-#include "wl_json.h"
+#include "wl/json_read.h"
+#include "wl/module.h"
+#include "wl/util.h"
 
 #define WLT_OUT		(1 << 20)
 #define WLT_SKIP	4
@@ -198,7 +200,7 @@ static int wlt_ncpus(void)
 }
 
 /*
- * The --json schema 2 (README "--json schema"): exactly the members of each
+ * The --json schema 2 (docs/wl_stream.md, "--json schema 2"): exactly the members of each
  * object, plus those some workloads add.  A member added or dropped
  * without a schema change fails here.
  */
@@ -513,7 +515,7 @@ static const char *wlt_sctp_stall_reason(const char *json, char *buf,
 	if (!(t3 >= 1 && drops >= 1))
 		return NULL;
 	snprintf(buf, len,
-		 "kernel: SCTP dropped %.0f received packet(s) or chunk(s) and waited for %.0f T3-rtx timeout(s) (RTO >= net.sctp.rto_min, 1 s) in the %s s window: %.0f instance(s) stalled (README \"SCTP stalls\")",
+		 "kernel: SCTP dropped %.0f received packet(s) or chunk(s) and waited for %.0f T3-rtx timeout(s) (RTO >= net.sctp.rto_min, 1 s) in the %s s window: %.0f instance(s) stalled (docs/wl_stream.md, \"SCTP stalls\")",
 		 drops, t3, WLT_WINDOW, wlt_num(json, "stalled_instances"));
 	return buf;
 }
@@ -983,16 +985,16 @@ static void wlt_place_add(const char *col, double v, double *wakeups,
 /* The module's placement table now, summed over its rows; 0 or -errno. */
 static int wlt_place_now(double *wakeups, double *parts)
 {
-	struct wl_dbg_table *t = wl_dbg_table_new();
+	struct wl_table *t = wl_table_new();
 	unsigned long long v;
 	int r, c, ret;
 
 	*wakeups = 0;
 	*parts = 0;
-	ret = t ? wl_table("placement", t) : -ENOMEM;
+	ret = t ? wl_module_table("placement", t) : -ENOMEM;
 	for (r = 0; !ret && r < t->nrows; r++)
 		for (c = 1; c < t->ncols; c++)
-			if (!wl_dbg_u64(t, r, c, &v))
+			if (!wl_table_u64(t, r, c, &v))
 				wlt_place_add(t->col[c], v, wakeups, parts);
 	free(t);
 	return ret;

@@ -40,17 +40,21 @@ check() {
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-mkdir -p "$scratch/observe"
-cp -a "$WL_TOP/module/." "$scratch/observe/"
-rm -f "$scratch"/observe/*.o "$scratch"/observe/*.ko
-make -s -C "$kdir" M="$scratch/observe" modules >"$scratch/observe.log" 2>&1 ||
-	sed 's/^/# /' "$scratch/observe.log"
-check 1 "observe mode" "$scratch/observe/wakelab.o"
+# A copy of the module's sources and the uapi header they include, laid
+# out as in the tree; no objects of another build.
+copy_module() {
+	mkdir -p "$1"
+	cp -a "$WL_TOP/module" "$WL_TOP/include" "$1/"
+	rm -f "$1"/module/*.o "$1"/module/*.ko
+}
 
-mkdir -p "$scratch/control"
-cp -a "$WL_TOP/module/." "$scratch/control/"
-rm -f "$scratch"/control/*.o "$scratch"/control/*.ko
+copy_module "$scratch/observe"
+make -s -C "$kdir" M="$scratch/observe/module" modules \
+	>"$scratch/observe.log" 2>&1 || sed 's/^/# /' "$scratch/observe.log"
+check 1 "observe mode" "$scratch/observe/module/wakelab.o"
+
+copy_module "$scratch/control"
 # modpost fails on the patched kernel's symbols; the object is linked first.
-make -s -C "$kdir" M="$scratch/control" WAKELAB_FAKE_HOOK=1 modules \
+make -s -C "$kdir" M="$scratch/control/module" WAKELAB_FAKE_HOOK=1 modules \
 	>"$scratch/control.log" 2>&1 || true
-check 2 "control mode" "$scratch/control/wakelab.o"
+check 2 "control mode" "$scratch/control/module/wakelab.o"

@@ -66,9 +66,9 @@ healthy() {
 
 case_ "healthy stream" "5 passed, 0 failed, 1 skipped" 0 < <(healthy)
 case_ "healthy stream, expected programs all ran" \
-	"5 passed, 0 failed, 1 skipped" 0 -v expect="a b" < <(healthy)
+	"5 passed, 0 failed, 1 skipped" 0 --expect "a b" < <(healthy)
 case_ "an expected program that did not run fails" \
-	"5 passed, 1 failed, 1 skipped" 1 -v expect="a b c" < <(healthy)
+	"5 passed, 1 failed, 1 skipped" 1 --expect "a b c" < <(healthy)
 case_ "a program with results but no plan fails" \
 	"2 passed, 1 failed, 0 skipped" 1 < <(
 	echo "1..1"; prog a - ok ok; echo "ok 1 selftests: wakelab: a")

@@ -5,8 +5,9 @@
 # back, a panic, a timeout and a WARN in the guest each fail the run with
 # the reason, bad options are refused, the default topology has >= 2 LLCs,
 # the selftests reach the guest through the in-tree (lib.mk) install, the
-# accelerator is TCG unless KVM is asked for, and a
-# guest that would have no wakelab.ko is refused unless asked for.
+# accelerator is TCG unless KVM is asked for, the guest's /init
+# (scripts/guest/init) prints the LLC groups through wl_topo, and a guest
+# that would have no wakelab.ko is refused unless asked for.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,13 +30,16 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..15"
 
-$top/scripts/vm --quiet -- true >"$out" 2>&1; rc=$?
-[ "$rc" = 0 ] || cat "$out" | sed 's/^/# /'
+# The console goes to $out (not --quiet): /init's lines are checked.
+$top/scripts/vm -- true >"$out" 2>&1; rc=$?
+[ "$rc" = 0 ] || sed 's/^/# /' "$out"
 check "vm: true exits 0" 0 $rc
 grep -q '^wakelab-vm: tcg-single,' "$out"
 check "vm: single-threaded TCG unless asked otherwise" 0 $?
+tr -d '\r' < "$out" | grep -Eq '^wakelab-vm: [2-9][0-9]* LLC groups: [0-9]'
+check "vm: /init prints the LLC groups (wl_topo), >= 2" 0 $?
 $vm -- 'exit 3' >"$out" 2>&1; check "vm: exit status 3 comes back" 3 $?
 $vm -- 'echo c > /proc/sysrq-trigger' >"$out" 2>&1; rc=$?
 check "vm: guest panic is exit 125" 125 $rc

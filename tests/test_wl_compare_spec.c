@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of wl_compare's policy specs (selftests/wl_spec.h):
+ * Host unit tests of wl_compare's policy specs (selftests/lib/spec.c):
  * the syntax (every item kind, separators, labels, conflicts, bad input),
  * the checks against a kernel (a fake debugfs tree in a temporary
  * directory, with the kernel's token semantics of sched/features and
@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "wl_spec.h"
+#include "wl/spec.h"
+#include "wl/util.h"
 
 #define CHECK(cond, ...) ksft_test_result((cond), __VA_ARGS__)
 
@@ -177,10 +178,10 @@ static void test_check(void)
 	CHECK(check(st, pol, 1, sp, err) == -1 && strstr(err, "policy hook"),
 	      "stock module's policy file (hook absent) refused\n");
 	put("wakelab/policy", "# hook: present\n# old: the [old] rule\nkernel [old] never\n");
-	put("wakelab/caps", "# caps\ncap value\nhook no\n");
+	put("wakelab/caps", "# version 1\n# caps\ncap value\nhook no\n");
 	CHECK(check(st, pol, 1, sp, err) == -1 && strstr(err, "policy hook"),
 	      "caps 'hook no' refused\n");
-	put("wakelab/caps", "# caps\ncap value\nhook yes\n");
+	put("wakelab/caps", "# version 1\n# caps\ncap value\nhook yes\n");
 	CHECK(check(st, pol, 1, sp, err) == 0 && !strcmp(st->set[0].orig, "old"),
 	      "caps 'hook yes', commented policy file parsed\n");
 	make_tree(1);

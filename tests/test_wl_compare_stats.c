@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of wl_compare's statistics (selftests/wl_stats.h) and its
- * JSON reader (selftests/wl_json.h): Hmean, mmtests' harmonic-mean Stddev
- * and CoeffVar against values computed independently (Python, the mmtests
- * Stat.pm formulas), mmtests' pdiff/pndiff, exact permutation p-values
+ * Host unit tests of wl_compare's statistics (selftests/lib/stats.c) and
+ * its JSON reader (selftests/lib/json_read.c): Hmean, mmtests'
+ * harmonic-mean Stddev and CoeffVar against values computed independently
+ * (Python, the mmtests Stat.pm formulas), mmtests' pdiff/pndiff, exact permutation p-values
  * against brute-force enumeration, the sampled test's reproducibility and
  * agreement with the exact one, strict JSON parsing of wl_stream-like
  * objects, and the schema check (exactly these members: missing,
@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "kselftest.h"
-#include "wl_json.h"
-#include "wl_stats.h"
+#include "wl/json_read.h"
+#include "wl/stats.h"
 
 static int near(double a, double b, double tol)
 {

@@ -5,9 +5,9 @@
  * input), /proc/stat and /proc/schedstat parsing and deltas from fixture
  * files (v15 and v17, malformed and unknown versions rejected), the LLC map
  * and --pin placements from fixture sysfs trees, the latency histogram's
- * percentiles, the JSON writer (its output read back by wl_json.h), and
- * --brief's line as wl_stream's own code prints it (wl_stream.c is compiled
- * in, its main() renamed): Avg is the aggregate over the instances.
+ * percentiles, the JSON writer (its output read back by the JSON reader),
+ * and --brief's line as wl_stream's own code prints it: Avg is the
+ * aggregate over the instances.
  * Fixtures: tests/fixtures/wl_stream/.
  */
 #include <errno.h>
@@ -19,18 +19,15 @@
 #include <unistd.h>
 
 #include "kselftest.h"
-#include "wl_stream_opts.h"
-#include "wl_cpustat.h"
-#include "wl_schedstat.h"
-#include "wl_topo.h"
-#include "wl_hist.h"
-#include "wl_jsonw.h"
-#include "wl_json.h"
-
-/* The engine itself, for its printing code; its main() is not ours. */
-#define main wl_stream_main
-#include "wl_stream.c"
-#undef main
+#include "wl/cpustat.h"
+#include "wl/hist.h"
+#include "wl/json_read.h"
+#include "wl/json_write.h"
+#include "wl/schedstat.h"
+#include "wl/stream.h"
+#include "wl/stream_opts.h"
+#include "wl/stream_pin.h"
+#include "wl/topo.h"
 
 static char fixtures[PATH_MAX];
 
@@ -76,8 +73,8 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* Parse a space-separated command line; returns ws_parse_opts()'s value. */
-static int parse(const char *line, int ncpus, struct ws_cfg *c, char *err)
+/* Parse a space-separated command line; returns wl_parse_opts()'s value. */
+static int parse(const char *line, int ncpus, struct wl_cfg *c, char *err)
 {
 	char buf[512], *argv[64], *save = NULL, *t;
 	int argc = 1;
@@ -87,19 +84,19 @@ static int parse(const char *line, int ncpus, struct ws_cfg *c, char *err)
 	for (t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save))
 		argv[argc++] = t;
 	argv[argc] = NULL;
-	return ws_parse_opts(argc, argv, ncpus, c, err, 256);
+	return wl_parse_opts(argc, argv, ncpus, c, err, 256);
 }
 
 static void test_defaults(void)
 {
-	struct ws_cfg c;
+	struct wl_cfg c;
 	char err[256];
 	int ret;
 
 	ret = parse("", 4, &c, err);
-	ksft_test_result(!ret && c.workload == WS_TCP_STREAM &&
+	ksft_test_result(!ret && c.workload == WL_TCP_STREAM &&
 			 c.instances == 1 && !c.threads &&
-			 c.pin == WS_PIN_NONE && c.msg_size == 16384 &&
+			 c.pin == WL_PIN_NONE && c.msg_size == 16384 &&
 			 c.recv_size == 131072 && c.duration == 10.0 &&
 			 c.warmup == 1.0 && !c.json && !c.brief && !c.verify,
 			 "opts: defaults (tcp_stream, 1, 16K/128K, 10 s, 1 s)\n");
@@ -113,25 +110,25 @@ static void test_defaults(void)
 
 static void test_all_options(void)
 {
-	struct ws_cfg c;
+	struct wl_cfg c;
 	char err[256];
 	int ret;
 
 	ret = parse("-w udp_stream -n 50% -m 1400 -M 64K -s 1M -S 2m -l 2.5 -W 0 -p cross-llc -T -j -v --schedstats",
 		    8, &c, err);
-	ksft_test_result(!ret && c.workload == WS_UDP_STREAM &&
+	ksft_test_result(!ret && c.workload == WL_UDP_STREAM &&
 			 c.instances == 4 && c.msg_size == 1400 &&
 			 c.recv_size == 65536 && c.sndbuf == 1048576 &&
 			 c.rcvbuf == 2000000 && c.duration == 2.5 &&
-			 c.warmup == 0 && c.pin == WS_PIN_CROSS_LLC &&
+			 c.warmup == 0 && c.pin == WL_PIN_CROSS_LLC &&
 			 c.threads && c.json && c.verify && c.schedstats,
 			 "opts: every short option and --schedstats (%s)\n",
 			 err);
 	ret = parse("--workload sctp_stream_many --instances 2*cpus --msg-size 10K --recv-size 16K --duration 1 --warmup 0.5 --pin same-llc --threads --brief --verify",
 		    3, &c, err);
-	ksft_test_result(!ret && c.workload == WS_SCTP_STREAM_MANY &&
+	ksft_test_result(!ret && c.workload == WL_SCTP_STREAM_MANY &&
 			 c.instances == 6 && c.msg_size == 10240 &&
-			 c.recv_size == 16384 && c.pin == WS_PIN_SAME_LLC &&
+			 c.recv_size == 16384 && c.pin == WL_PIN_SAME_LLC &&
 			 c.brief && c.threads && c.verify,
 			 "opts: every long option (%s)\n", err);
 	ret = parse("-h", 4, &c, err);
@@ -159,7 +156,7 @@ static void test_instances(void)
 	int got;
 
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		got = ws_resolve_instances(t[i].s, t[i].ncpus);
+		got = wl_resolve_instances(t[i].s, t[i].ncpus);
 		if (got != t[i].want) {
 			ksft_print_msg("'%s' with %d CPUs: %d, want %d\n",
 				       t[i].s, t[i].ncpus, got, t[i].want);
@@ -184,7 +181,7 @@ static void test_sizes(void)
 
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		v = -1;
-		if (ws_parse_size(t[i].s, WS_MAX_MSG, &v))
+		if (wl_parse_size(t[i].s, WL_MAX_MSG, &v))
 			v = -1;
 		if (v != t[i].want) {
 			ksft_print_msg("size '%s': %ld, want %ld\n", t[i].s, v,
@@ -215,7 +212,7 @@ static void test_bad_options(void)
 		{ "extra", "unexpected argument 'extra'" },
 	};
 	unsigned int i, bad = 0;
-	struct ws_cfg c;
+	struct wl_cfg c;
 	char err[256];
 
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
@@ -232,16 +229,16 @@ static void test_bad_options(void)
 
 static void test_cpustat(void)
 {
-	struct ws_cpustat a, b;
-	struct ws_cpuuse u;
+	struct wl_cpustat a, b;
+	struct wl_cpuuse u;
 	int ra, rb;
 
-	ra = ws_cpustat_read(fx("proc-stat-a.txt"), &a);
-	rb = ws_cpustat_read(fx("proc-stat-b.txt"), &b);
+	ra = wl_cpustat_read(fx("proc-stat-a.txt"), &a);
+	rb = wl_cpustat_read(fx("proc-stat-b.txt"), &b);
 	ksft_test_result(!ra && !rb && a.user == 1000 && a.softirq == 300 &&
 			 b.steal == 5,
 			 "cpustat: fixture lines parsed\n");
-	ws_cpustat_delta(&a, &b, &u);
+	wl_cpustat_delta(&a, &b, &u);
 	/* 90 usr, 250 sys, 55 softirq, 100 idle, 5 steal: 500 ticks. */
 	ksft_test_result(u.total_ticks == 500 && u.busy_ticks == 395 &&
 			 fabs(u.usr - 18) < 1e-9 && fabs(u.sys - 50) < 1e-9 &&
@@ -249,35 +246,35 @@ static void test_cpustat(void)
 			 fabs(u.idle - 20) < 1e-9 && fabs(u.steal - 1) < 1e-9 &&
 			 u.irq == 0,
 			 "cpustat: delta shares and busy ticks\n");
-	ws_cpustat_delta(&b, &b, &u);
+	wl_cpustat_delta(&b, &b, &u);
 	ksft_test_result(!u.total_ticks && u.usr == 0,
 			 "cpustat: empty interval is all zero\n");
-	ksft_test_result(ws_cpustat_parse("cpu0 1 2 3 4\nintr 1\n", &a) &&
-			 ws_cpustat_parse("cpu  1 2 x\n", &a) &&
-			 !ws_cpustat_parse("cpu  1 2 3 4\n", &a),
+	ksft_test_result(wl_cpustat_parse("cpu0 1 2 3 4\nintr 1\n", &a) &&
+			 wl_cpustat_parse("cpu  1 2 x\n", &a) &&
+			 !wl_cpustat_parse("cpu  1 2 3 4\n", &a),
 			 "cpustat: missing or short aggregate line rejected\n");
 }
 
 static void test_schedstat(void)
 {
-	struct ws_schedstat a, b, d;
+	struct wl_schedstat a, b, d;
 	char text[4096];
 	int ra, rb;
 
-	ra = ws_schedstat_read(fx("schedstat-v15-a.txt"), &a);
-	rb = ws_schedstat_read(fx("schedstat-v15-b.txt"), &b);
+	ra = wl_schedstat_read(fx("schedstat-v15-a.txt"), &a);
+	rb = wl_schedstat_read(fx("schedstat-v15-b.txt"), &b);
 	ksft_test_result(!ra && !rb && a.version == 15 && a.ncpus == 2 &&
 			 a.ndomains == 2 && a.ttwu_count == 300 &&
 			 a.ttwu_local == 100 && a.sd[0].wake_remote == 30 &&
 			 a.sd[0].move_affine == 12 && a.sd[1].wake_remote == 6,
 			 "schedstat: v15 summed over CPUs\n");
-	ws_schedstat_delta(&a, &b, &d);
+	wl_schedstat_delta(&a, &b, &d);
 	ksft_test_result(d.ttwu_count == 110 && d.ttwu_local == 40 &&
 			 d.sd[0].wake_remote == 11 && d.sd[0].move_affine == 3 &&
 			 d.sd[1].wake_remote == 5 && d.sd[1].move_affine == 1 &&
 			 d.sd[0].move_balance == 0,
 			 "schedstat: v15 deltas\n");
-	ra = ws_schedstat_read(fx("schedstat-v17.txt"), &a);
+	ra = wl_schedstat_read(fx("schedstat-v17.txt"), &a);
 	ksft_test_result(!ra && a.version == 17 && a.ttwu_count == 15 &&
 			 a.ttwu_local == 4 && !strcmp(a.sd[0].name, "MC") &&
 			 !strcmp(a.sd[1].name, "PKG") &&
@@ -286,97 +283,105 @@ static void test_schedstat(void)
 			 "schedstat: v17 (domain names, 45 fields)\n");
 
 	strcpy(text, "version 18\ntimestamp 1\n");
-	ksft_test_result(ws_schedstat_parse(text, &a) == -2,
+	ksft_test_result(wl_schedstat_parse(text, &a) == -2,
 			 "schedstat: unknown version rejected (-2)\n");
 	snprintf(text, sizeof(text), "%s", slurp(fx("schedstat-v15-a.txt")));
 	/* Drop the last field of the first domain line: now 35 fields. */
 	*strstr(text, " 10 5 0\n") = '\n';
 	memmove(strstr(text, "\n") + 1, strstr(text, "\n") + 1,
 		strlen(strstr(text, "\n") + 1) + 1);
-	ksft_test_result(ws_schedstat_parse(text, &a) == -1,
+	ksft_test_result(wl_schedstat_parse(text, &a) == -1,
 			 "schedstat: short domain line rejected\n");
 	strcpy(text, "cpu0 0 0 1 1 1 1 1 1 1\n");
-	ksft_test_result(ws_schedstat_parse(text, &a) == -1,
+	ksft_test_result(wl_schedstat_parse(text, &a) == -1,
 			 "schedstat: missing version line rejected\n");
 	snprintf(text, sizeof(text), "%s", slurp(fx("schedstat-v17.txt")));
 	text[9] = '5';	/* "version 15" over v17 lines: field counts differ */
-	ksft_test_result(ws_schedstat_parse(text, &a) == -1,
+	ksft_test_result(wl_schedstat_parse(text, &a) == -1,
 			 "schedstat: v17 lines under a v15 header rejected\n");
-	ksft_test_result(ws_schedstat_read(fx("nosuch"), &a) == -1,
+	ksft_test_result(wl_schedstat_read(fx("nosuch"), &a) == -1,
 			 "schedstat: missing file is -1\n");
 }
 
 static void test_topo(void)
 {
-	unsigned char mask[WS_MAX_CPUS];
-	struct ws_topo t;
+	static struct wl_topo t;
+	bool mask[WL_MAX_CPUS];
+	char list[64];
 	int ret, s, r, i, ok = 1;
 
-	ksft_test_result(ws_parse_cpulist("0-3,8,10-11\n", mask) == 7 &&
+	ksft_test_result(wl_cpulist_parse("0-3,8,10-11\n", mask) == 7 &&
 			 mask[0] && mask[3] && !mask[4] && mask[8] &&
 			 mask[11] && !mask[12] &&
-			 ws_parse_cpulist("3-1", mask) == -1 &&
-			 ws_parse_cpulist("a", mask) == -1 &&
-			 ws_parse_cpulist("1,,2", mask) == -1 &&
-			 ws_parse_cpulist("1-", mask) == -1 &&
-			 ws_parse_cpulist("2000", mask) == -1,
+			 wl_cpulist_parse("3-1", mask) == -EINVAL &&
+			 wl_cpulist_parse("a", mask) == -EINVAL &&
+			 wl_cpulist_parse("1,,2", mask) == -EINVAL &&
+			 wl_cpulist_parse("1-", mask) == -EINVAL &&
+			 wl_cpulist_parse("2000", mask) == -EINVAL,
 			 "topo: cpulist parsing\n");
 
-	ret = ws_topo_load(fx("sys-cpu-2llc"), 1, &t);
+	wl_cpulist_parse("0-3,8,10-11", mask);
+	ksft_test_result(wl_cpulist_format(mask, list, sizeof(list)) == 11 &&
+			 !strcmp(list, "0-3,8,10-11"),
+			 "topo: cpulist formatting\n");
+
+	ret = wl_topo_load(fx("sys-cpu-2llc"), 1, &t);
 	ksft_test_result(!ret && t.ncpus == 4 && t.nllc == 2 && t.from_sysfs &&
 			 t.llc_size[0] == 2 && t.llc_size[1] == 2 &&
 			 t.cpu[0] == 0 && t.cpu[1] == 1 && t.cpu[2] == 2 &&
-			 t.cpu[3] == 3,
+			 t.cpu[3] == 3 && t.llc_level == 3 &&
+			 wl_topo_llc_list(&t, 1, list, sizeof(list)) == 3 &&
+			 !strcmp(list, "2-3"),
 			 "topo: two LLCs from the highest unified cache\n");
-	ksft_test_result(!ws_pin_unsupported(&t, WS_PIN_CROSS_LLC) &&
-			 !ws_pin_unsupported(&t, WS_PIN_SAME_LLC),
+	ksft_test_result(!wl_pin_unsupported(&t, WL_PIN_CROSS_LLC) &&
+			 !wl_pin_unsupported(&t, WL_PIN_SAME_LLC),
 			 "topo: all pin modes possible with 2x2\n");
 	for (i = 0; i < 8; i++) {
-		ws_pin_cpus(&t, WS_PIN_SAME_CPU, i, &s, &r);
+		wl_pin_cpus(&t, WL_PIN_SAME_CPU, i, &s, &r);
 		ok &= s == i % 4 && r == s;
-		ws_pin_cpus(&t, WS_PIN_SAME_LLC, i, &s, &r);
+		wl_pin_cpus(&t, WL_PIN_SAME_LLC, i, &s, &r);
 		ok &= s != r && s / 2 == r / 2 && s >= 0;
-		ws_pin_cpus(&t, WS_PIN_CROSS_LLC, i, &s, &r);
+		wl_pin_cpus(&t, WL_PIN_CROSS_LLC, i, &s, &r);
 		ok &= s >= 0 && r >= 0 && s / 2 != r / 2;
-		ws_pin_cpus(&t, WS_PIN_NONE, i, &s, &r);
+		wl_pin_cpus(&t, WL_PIN_NONE, i, &s, &r);
 		ok &= s == -1 && r == -1;
 	}
 	/* Instances spread over LLCs before sharing one. */
-	ws_pin_cpus(&t, WS_PIN_CROSS_LLC, 0, &s, &r);
+	wl_pin_cpus(&t, WL_PIN_CROSS_LLC, 0, &s, &r);
 	ok &= s == 0 && r == 2;
-	ws_pin_cpus(&t, WS_PIN_CROSS_LLC, 1, &s, &r);
+	wl_pin_cpus(&t, WL_PIN_CROSS_LLC, 1, &s, &r);
 	ok &= s == 2 && r == 0;
-	ws_pin_cpus(&t, WS_PIN_CROSS_LLC, 2, &s, &r);
+	wl_pin_cpus(&t, WL_PIN_CROSS_LLC, 2, &s, &r);
 	ok &= s == 1 && r == 3;
 	ksft_test_result(ok, "topo: pin placements for 8 instances\n");
 
-	ret = ws_topo_load(fx("sys-cpu-nocache"), 1, &t);
+	ret = wl_topo_load(fx("sys-cpu-nocache"), 1, &t);
 	ksft_test_result(!ret && t.ncpus == 3 && t.nllc == 1 && !t.from_sysfs &&
-			 ws_pin_unsupported(&t, WS_PIN_CROSS_LLC) &&
-			 !ws_pin_unsupported(&t, WS_PIN_SAME_LLC),
+			 wl_pin_unsupported(&t, WL_PIN_CROSS_LLC) &&
+			 !wl_pin_unsupported(&t, WL_PIN_SAME_LLC),
 			 "topo: no cache info is one LLC; cross-llc unsupported\n");
-	ret = ws_topo_load(fx("nosuch"), 2, &t);
+	ret = wl_topo_load(fx("nosuch"), 2, &t);
 	ksft_test_result(!ret && t.ncpus == 2 && t.nllc == 1,
 			 "topo: no sysfs falls back to CPUs 0..n-1\n");
 	t.llc_size[0] = 1;
 	t.ncpus = 1;
-	ksft_test_result(ws_pin_unsupported(&t, WS_PIN_SAME_LLC) != NULL,
+	ksft_test_result(wl_pin_unsupported(&t, WL_PIN_SAME_LLC) != NULL,
 			 "topo: same-llc needs 2 CPUs in an LLC\n");
 }
 
 static void test_hist(void)
 {
-	static struct ws_hist h, h2;
+	static struct wl_hist h, h2;
 	uint64_t v, low, width, p50, p90, p99;
 	unsigned int idx, prev = 0;
 	int ok = 1;
 
 	for (v = 0; v < (1ULL << 42); v = v * 9 / 8 + 1) {
-		idx = ws_hist_index(v);
-		low = ws_hist_low(idx, &width);
+		idx = wl_hist_index(v);
+		low = wl_hist_low(idx, &width);
 		if (v < (1ULL << 41))
 			ok &= low <= v && v < low + width;
-		ok &= idx >= prev && idx < WS_HIST_BUCKETS;
+		ok &= idx >= prev && idx < WL_HIST_BUCKETS;
 		/* Bucket width at most 1/32 of its values. */
 		ok &= width == 1 || width * 32 <= low;
 		prev = idx;
@@ -384,10 +389,10 @@ static void test_hist(void)
 	ksft_test_result(ok, "hist: buckets monotonic, cover their values\n");
 
 	for (v = 1; v <= 1000; v++)
-		ws_hist_add(&h, v * 1000);	/* 1..1000 us */
-	p50 = ws_hist_pct(&h, 50);
-	p90 = ws_hist_pct(&h, 90);
-	p99 = ws_hist_pct(&h, 99);
+		wl_hist_add(&h, v * 1000);	/* 1..1000 us */
+	p50 = wl_hist_pct(&h, 50);
+	p90 = wl_hist_pct(&h, 90);
+	p99 = wl_hist_pct(&h, 99);
 	ksft_test_result(h.count == 1000 && fabs(p50 / 500000.0 - 1) < 0.03 &&
 			 fabs(p90 / 900000.0 - 1) < 0.03 &&
 			 fabs(p99 / 990000.0 - 1) < 0.03 && p50 <= p90 &&
@@ -395,47 +400,47 @@ static void test_hist(void)
 			 "hist: p50/p90/p99 within 3%% (%llu %llu %llu ns)\n",
 			 (unsigned long long)p50, (unsigned long long)p90,
 			 (unsigned long long)p99);
-	ws_hist_add(&h2, 7);
-	ws_hist_merge(&h2, &h);
-	ksft_test_result(h2.count == 1001 && ws_hist_pct(&h2, 0) == 7 &&
-			 ws_hist_pct(&h2, 100) == ws_hist_pct(&h, 100),
+	wl_hist_add(&h2, 7);
+	wl_hist_merge(&h2, &h);
+	ksft_test_result(h2.count == 1001 && wl_hist_pct(&h2, 0) == 7 &&
+			 wl_hist_pct(&h2, 100) == wl_hist_pct(&h, 100),
 			 "hist: merge and extremes\n");
 	memset(&h2, 0, sizeof(h2));
-	ksft_test_result(ws_hist_pct(&h2, 50) == 0, "hist: empty is 0\n");
+	ksft_test_result(wl_hist_pct(&h2, 50) == 0, "hist: empty is 0\n");
 }
 
 static void test_json(void)
 {
 	char *buf = NULL, s[64];
 	const char *arr, *e, *it = NULL;
-	struct ws_json j;
+	struct wl_jsonw j;
 	size_t len = 0;
 	double v;
 	FILE *f;
 	int n = 0;
 
 	f = open_memstream(&buf, &len);
-	ws_json_init(&j, f);
-	ws_json_obj(&j, NULL);
-	ws_json_str(&j, "tool", "wl_stream");
-	ws_json_int(&j, "schema", 1);
-	ws_json_fix(&j, "aggregate", 12701.549, 2);
-	ws_json_num(&j, "nan", NAN);
-	ws_json_str(&j, "quote", "a\"b\\c");
-	ws_json_arr(&j, "per_instance");
-	ws_json_obj(&j, NULL);
-	ws_json_int(&j, "id", 0);
-	ws_json_obj_end(&j);
-	ws_json_obj(&j, NULL);
-	ws_json_int(&j, "id", 1);
-	ws_json_obj_end(&j);
-	ws_json_arr_end(&j);
-	ws_json_obj(&j, "empty");
-	ws_json_obj_end(&j);
-	ws_json_bool(&j, "threads", true);
-	ws_json_null(&j, "wakelab");
-	ws_json_u64(&j, "big", 18446744073709551615ULL);
-	ws_json_obj_end(&j);
+	wl_jsonw_init(&j, f);
+	wl_jsonw_obj(&j, NULL);
+	wl_jsonw_str(&j, "tool", "wl_stream");
+	wl_jsonw_int(&j, "schema", 1);
+	wl_jsonw_fix(&j, "aggregate", 12701.549, 2);
+	wl_jsonw_num(&j, "nan", NAN);
+	wl_jsonw_str(&j, "quote", "a\"b\\c");
+	wl_jsonw_arr(&j, "per_instance");
+	wl_jsonw_obj(&j, NULL);
+	wl_jsonw_int(&j, "id", 0);
+	wl_jsonw_obj_end(&j);
+	wl_jsonw_obj(&j, NULL);
+	wl_jsonw_int(&j, "id", 1);
+	wl_jsonw_obj_end(&j);
+	wl_jsonw_arr_end(&j);
+	wl_jsonw_obj(&j, "empty");
+	wl_jsonw_obj_end(&j);
+	wl_jsonw_bool(&j, "threads", true);
+	wl_jsonw_null(&j, "wakelab");
+	wl_jsonw_u64(&j, "big", 18446744073709551615ULL);
+	wl_jsonw_obj_end(&j);
 	fclose(f);
 
 	ksft_test_result(wl_json_valid_object(buf) && !strchr(buf, '\n'),
@@ -457,25 +462,25 @@ static void test_json(void)
 	free(buf);
 }
 
-/* What ws_print_brief() prints for @aggregate under the options @line. */
+/* What wl_stream_print_brief() prints for @aggregate under the options @line. */
 static void brief_line(const char *line, double aggregate, char *buf,
 		       size_t len)
 {
-	struct ws_result res;
+	struct wl_result res;
 	char err[256];
 	int saved, n;
 	FILE *f;
 
 	buf[0] = '\0';
 	f = tmpfile();
-	if (!f || parse(line, 4, &cfg, err))
+	if (!f || parse(line, 4, &wl_scfg, err))
 		ksft_exit_fail_msg("brief: setup for '%s' failed\n", line);
 	memset(&res, 0, sizeof(res));
 	res.aggregate = aggregate;
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	dup2(fileno(f), STDOUT_FILENO);
-	ws_print_brief(&res);
+	wl_stream_print_brief(&res);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -511,7 +516,7 @@ static void test_brief(void)
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		brief_line(t[i].line, t[i].aggregate, buf, sizeof(buf));
 		if (sscanf(buf, "%31[A-Z_]-%d : Avg: %lf", name, &n, &avg) != 3 ||
-		    n != cfg.instances ||
+		    n != wl_scfg.instances ||
 		    fabs(avg - t[i].aggregate / n) > 0.05 + 1e-9 ||
 		    strcmp(buf, t[i].want)) {
 			ksft_print_msg("'%s', aggregate %g: '%s', want '%s'",
@@ -528,7 +533,7 @@ int main(void)
 {
 	find_fixtures();
 	ksft_print_header();
-	ksft_set_plan(37);
+	ksft_set_plan(38);
 	test_defaults();
 	test_all_options();
 	test_instances();

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wakelab: the placement probes -- where each woken task lands, and what
+ * each wake_affine() call decided.
+ *
+ * Two observation methods feed the placement counters (module parameter
+ * "method"; see docs/results.md for the measured cost of each):
+ *
+ *  - kretprobe: a kretprobe on select_task_rq_fair().  The entry handler
+ *    keeps prev_cpu and WF_SYNC from the arguments, the return handler
+ *    reads the chosen CPU; both run on the waker's CPU with p->pi_lock
+ *    held.  Sees exactly the fair-class wakeup placements (WF_TTWU).
+ *  - tracepoint: sched_waking (waker CPU, previous CPU) and
+ *    sched_migrate_task (the new CPU when the wakee moves), both fired on
+ *    the waker's CPU inside try_to_wake_up().  Cheaper, but blind to
+ *    WF_SYNC, and it also counts wakeups that never reached
+ *    select_task_rq() (wakee still queued or still on its CPU).
+ *
+ * On a patched kernel, sched_wake_affine_tp reports every wake_affine()
+ * decision with its rule.  A wakeup is counted in the placement row of the
+ * policy that decides it: the probe reads the active row once per wakeup
+ * (wl_place_begin()), the policy hook's select() decides with that row
+ * (wl_place_row_of()), and the "row" check of oldcheck compares every
+ * decision's rule with it.  The "old" check is the policy layer's: it is
+ * called through the callback it registers (wl_place_set_oldcheck()).
+ *
+ * Probes are attached only while the enable file reads 1; detaching waits
+ * with tracepoint_synchronize_unregister() so no probe runs on return.
+ */
+#include <linux/kprobes.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/rt.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "llc.h"
+#include "place.h"
+#include "probe.h"
+
+/* From kernel/sched/sched.h (not in the headers modules see). */
+#define WL_WF_TTWU	0x08
+#define WL_WF_SYNC	0x10
+
+static char *method = "tracepoint";
+module_param(method, charp, 0444);
+MODULE_PARM_DESC(method,
+		 "placement observation: tracepoint (sched_waking + sched_migrate_task, default) or kretprobe (select_task_rq_fair; see docs/module.md before unloading it under load)");
+
+static enum wl_method wl_method;
+
+/* Serialises enable, disable and exit. */
+static DEFINE_MUTEX(wl_place_lock);
+static bool wl_enabled;
+
+/* The row new wakeups are counted in (the active policy); 0 is "kernel". */
+static int wl_row;
+
+static int (*wl_oldcheck)(struct task_struct *p, int this_cpu, int prev_cpu,
+			  int sync, int target);
+
+static struct wl_counters __percpu *wl_counters;
+
+/**
+ * struct wl_place_cpu - a CPU's wakeup in progress
+ * @p: the wakee seen at sched_waking, NULL when nothing is pending
+ * @prev: its CPU at sched_waking
+ * @row: placement row it was counted in
+ * @cur_p: the wakee whose row wl_place_begin() read last
+ * @cur_row: that row, the one select() decides its wakeup with
+ */
+struct wl_place_cpu {
+	struct task_struct *p;
+	int prev;
+	int row;
+	struct task_struct *cur_p;
+	int cur_row;
+};
+
+static struct wl_place_cpu __percpu *wl_cpu;
+
+/* The row the wakeup of @p is counted in; select() then uses it too. */
+static int wl_place_begin(struct task_struct *p)
+{
+	struct wl_place_cpu *s = this_cpu_ptr(wl_cpu);
+
+	/* Pairs with wl_place_set_row(): a row read is a row registered. */
+	s->cur_row = smp_load_acquire(&wl_row);
+	s->cur_p = p;
+	return s->cur_row;
+}
+
+static void wl_count(int row, int waker, int prev, int target, int sync,
+		     unsigned long d)
+{
+	struct wl_counters *c = this_cpu_ptr(wl_counters);
+	int tllc = wl_llc_of(target);
+	int pllc = wl_llc_of(prev);
+	unsigned long *p = c->place[row];
+
+	p[WL_WAKEUPS] += d;
+	if (target == waker)
+		p[WL_WAKER_CPU] += d;
+	else if (target == prev)
+		p[WL_PREV_CPU] += d;
+	else if (tllc == wl_llc_of(waker))
+		p[WL_WAKER_LLC] += d;
+	else if (tllc == pllc)
+		p[WL_PREV_LLC] += d;
+	else
+		p[WL_OTHER] += d;
+	if (tllc != pllc)
+		p[WL_CROSS_LLC] += d;
+	if (sync)
+		p[WL_SYNC] += d;
+}
+
+static void wl_probe_waking(void *data, struct task_struct *p)
+{
+	struct wl_place_cpu *w = this_cpu_ptr(wl_cpu);
+	int cpu = smp_processor_id();
+	int row;
+
+	w->p = NULL;
+	/* Not a placement: self-wakeup or not fair class. */
+	if (p == current || p->prio < MAX_RT_PRIO)
+		return;
+	/* The row select() decides with, counted here or not. */
+	row = wl_place_begin(p);
+	/* Not a placement either: still queued (a migrating one goes on). */
+	if (READ_ONCE(p->on_rq))
+		return;
+	w->p = p;
+	w->prev = task_cpu(p);
+	w->row = row;
+	/* Counted as staying on prev until sched_migrate_task says else. */
+	wl_count(w->row, cpu, w->prev, w->prev, 0, 1);
+}
+
+static void wl_probe_migrate(void *data, struct task_struct *p, int dest)
+{
+	struct wl_place_cpu *w = this_cpu_ptr(wl_cpu);
+	int cpu = smp_processor_id();
+
+	if (w->p != p || READ_ONCE(p->__state) != TASK_WAKING)
+		return;
+	w->p = NULL;
+	if (dest < 0 || dest >= nr_cpu_ids || dest == w->prev)
+		return;
+	wl_count(w->row, cpu, w->prev, w->prev, 0, -1UL);
+	wl_count(w->row, cpu, w->prev, dest, 0, 1);
+}
+
+/*
+ * A wake_affine() decision, right after the hook's select() saw the same
+ * wakeup on this CPU.  The row check: a module policy's row must get
+ * WA_RULE_POLICY decisions, row 0 ("kernel") the features' rules.
+ */
+static void wl_probe_wake_affine(void *data, struct task_struct *p,
+				 int this_cpu, int prev_cpu, int sync,
+				 int target, int rule)
+{
+	struct wl_place_cpu *s = this_cpu_ptr(wl_cpu);
+	struct wl_counters *c = this_cpu_ptr(wl_counters);
+	unsigned long *row = c->check[WL_CHECK_ROW];
+	int (*check)(struct task_struct *p, int this_cpu, int prev_cpu,
+		     int sync, int target) = READ_ONCE(wl_oldcheck);
+	int col;
+
+	if (rule < 0 || rule >= WL_NR_RULES)
+		return;
+	c->rule[rule][WL_DECISION_CALLS]++;
+	if (target == this_cpu)
+		c->rule[rule][WL_DECISION_WAKER]++;
+
+	if (s->cur_p != p)
+		row[WL_STALE]++;
+	else if ((s->cur_row != 0) == (rule == WL_RULE_POLICY))
+		row[WL_AGREE]++;
+	else
+		row[WL_DISAGREE]++;
+	s->cur_p = NULL;
+
+	if (rule != WL_RULE_OLD || !check)
+		return;
+	col = check(p, this_cpu, prev_cpu, sync, target);
+	if (col >= 0)
+		c->check[WL_CHECK_OLD][col]++;
+}
+
+static struct wl_tp_probe wl_place_probes[] = {
+	{ "sched_waking", wl_probe_waking },
+	{ "sched_migrate_task", wl_probe_migrate },
+};
+
+/* Optional: only a patched kernel has it. */
+static struct wl_tp_probe wl_decision_probe = {
+	"sched_wake_affine_tp", wl_probe_wake_affine
+};
+
+/**
+ * struct wl_krp_data - what the entry handler keeps for the return handler
+ * @row: placement row, from wl_place_begin()
+ * @prev: the wakee's previous CPU
+ * @sync: WF_SYNC (and the waker not exiting)
+ */
+struct wl_krp_data {
+	int row;
+	int prev;
+	int sync;
+};
+
+static int wl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct wl_krp_data *d = (struct wl_krp_data *)ri->data;
+	unsigned long flags = regs_get_kernel_argument(regs, 2);
+
+	/* Disabled, or fork/exec balancing: no return handler. */
+	if (!READ_ONCE(wl_enabled) || !(flags & WL_WF_TTWU))
+		return 1;
+	d->row = wl_place_begin((struct task_struct *)
+				regs_get_kernel_argument(regs, 0));
+	d->prev = regs_get_kernel_argument(regs, 1);
+	d->sync = (flags & WL_WF_SYNC) && !(current->flags & PF_EXITING);
+	return 0;
+}
+
+static int wl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct wl_krp_data *d = (struct wl_krp_data *)ri->data;
+	long target = regs_return_value(regs);
+
+	if (target < 0 || target >= nr_cpu_ids ||
+	    d->prev < 0 || d->prev >= nr_cpu_ids)
+		return 0;
+	wl_count(d->row, smp_processor_id(), d->prev, target,
+		 d->sync, 1);
+	return 0;
+}
+
+/* Detach the tracepoint probes and wait until none runs. */
+static void wl_place_detach(void)
+{
+	wl_tp_detach(&wl_decision_probe, 1);
+	wl_tp_detach(wl_place_probes, ARRAY_SIZE(wl_place_probes));
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * The kretprobe is registered at the first enable and stays armed until
+ * module exit; while disabled its entry handler returns at once, so the
+ * enable file toggles without patching kernel text each time.
+ */
+static int wl_place_attach(void)
+{
+	int ret;
+
+	if (wl_method == WL_METHOD_KRETPROBE)
+		ret = wl_krp_attach("select_task_rq_fair", wl_krp_entry,
+				    wl_krp_ret, sizeof(struct wl_krp_data));
+	else
+		ret = wl_tp_attach(wl_place_probes,
+				   ARRAY_SIZE(wl_place_probes));
+	if (ret)
+		return ret;
+	ret = wl_tp_attach(&wl_decision_probe, 1);
+	return ret == -ENOENT ? 0 : ret;
+}
+
+/**
+ * wl_place_enable() - attach the placement (and decision) probes
+ *
+ * Context: process.  Return: 0 or -errno, nothing attached on error.
+ */
+int wl_place_enable(void)
+{
+	int ret = 0;
+
+	mutex_lock(&wl_place_lock);
+	if (!wl_enabled) {
+		ret = wl_place_attach();
+		if (ret)
+			wl_place_detach();
+		else
+			WRITE_ONCE(wl_enabled, true);
+	}
+	mutex_unlock(&wl_place_lock);
+	return ret;
+}
+
+static void wl_place_disable_locked(void)
+{
+	int cpu;
+
+	lockdep_assert_held(&wl_place_lock);
+	if (!wl_enabled)
+		return;
+	WRITE_ONCE(wl_enabled, false);
+	wl_place_detach();
+	/* Forget the wakeups the probes saw. */
+	for_each_possible_cpu(cpu) {
+		struct wl_place_cpu *s = per_cpu_ptr(wl_cpu, cpu);
+
+		s->p = NULL;
+		WRITE_ONCE(s->cur_p, NULL);
+	}
+}
+
+/**
+ * wl_place_disable() - detach every placement probe and wait for them
+ *
+ * Context: process.
+ */
+void wl_place_disable(void)
+{
+	mutex_lock(&wl_place_lock);
+	wl_place_disable_locked();
+	mutex_unlock(&wl_place_lock);
+}
+
+bool wl_place_enabled(void)
+{
+	return READ_ONCE(wl_enabled);
+}
+
+enum wl_method wl_place_method(void)
+{
+	return wl_method;
+}
+
+/* Whether this kernel reports wake_affine() decisions. */
+bool wl_place_has_decisions(void)
+{
+	return wl_tp_find(wl_decision_probe.name);
+}
+
+/* The counters; only stats.c reads and clears them, on their CPU. */
+struct wl_counters __percpu *wl_place_counters(void)
+{
+	return wl_counters;
+}
+
+/**
+ * wl_place_set_row() - count the wakeups from now on in row @row
+ * @row: a placement row (the index of the active policy)
+ *
+ * Pairs with the row readers: whatever the caller did before (registering
+ * the hook) is visible to a wakeup that reads @row.
+ */
+void wl_place_set_row(int row)
+{
+	/* Pairs with smp_load_acquire() in the row readers. */
+	smp_store_release(&wl_row, row);
+}
+
+/* The row new wakeups are counted in. */
+int wl_place_row(void)
+{
+	return READ_ONCE(wl_row);
+}
+
+/**
+ * wl_place_row_of() - the row the wakeup of @p on this CPU is counted in
+ * @p: the wakee
+ *
+ * Called by select(), interrupts off, after the placement probe read the
+ * row of the same wakeup (or, probes detached, the active row).
+ * Return: the row.
+ */
+int wl_place_row_of(const struct task_struct *p)
+{
+	struct wl_place_cpu *s = this_cpu_ptr(wl_cpu);
+
+	/* Pairs with wl_place_set_row(): a row read is a row registered. */
+	return s->cur_p == p ? s->cur_row : smp_load_acquire(&wl_row);
+}
+
+/**
+ * wl_place_set_oldcheck() - the check of WA_RULE_OLD decisions
+ * @check: called for each one, with the decision; returns the oldcheck
+ *	column to count it in, or -1 for a wakeup it did not see.  NULL for
+ *	none.
+ *
+ * Context: process, probes detached.
+ */
+void wl_place_set_oldcheck(int (*check)(struct task_struct *p, int this_cpu,
+					int prev_cpu, int sync, int target))
+{
+	WRITE_ONCE(wl_oldcheck, check);
+}
+
+/**
+ * wl_place_init() - check the method, allocate the counters
+ *
+ * Return: 0, -EINVAL for an unknown method, -ENOENT when the method's
+ * tracepoints are missing, or -ENOMEM.
+ */
+int wl_place_init(void)
+{
+	size_t i;
+
+	if (!strcmp(method, "kretprobe")) {
+		wl_method = WL_METHOD_KRETPROBE;
+	} else if (!strcmp(method, "tracepoint")) {
+		wl_method = WL_METHOD_TRACEPOINT;
+	} else {
+		pr_err("unknown method '%s' (kretprobe or tracepoint)\n",
+		       method);
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(wl_place_probes); i++) {
+		if (wl_method == WL_METHOD_TRACEPOINT &&
+		    !wl_tp_find(wl_place_probes[i].name)) {
+			pr_err("tracepoints for method %s not found\n", method);
+			return -ENOENT;
+		}
+	}
+	wl_counters = alloc_percpu(struct wl_counters);
+	wl_cpu = alloc_percpu(struct wl_place_cpu);
+	if (!wl_counters || !wl_cpu) {
+		wl_place_exit();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Detach everything; then free the counters. */
+void wl_place_exit(void)
+{
+	mutex_lock(&wl_place_lock);
+	wl_place_disable_locked();
+	wl_krp_detach();
+	mutex_unlock(&wl_place_lock);
+	free_percpu(wl_cpu);
+	free_percpu(wl_counters);
+	wl_cpu = NULL;
+	wl_counters = NULL;
+}

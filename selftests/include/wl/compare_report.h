@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The results of one wl_compare run and every way of printing them: the
+ * data model (policies, cells = instance count x message size, trials), the
+ * per-(policy, cell) statistics with %change against the baseline policy and
+ * a permutation-test verdict, the placement mix from the wakelab module's
+ * counter deltas, and the writers -- an mmtests-style comparison table,
+ * Peter's "TCP_STREAM-20 : Avg: 12701.5" loop format, JSON with every trial
+ * and the environment, and a gnuplot data file plus script.  Kept apart
+ * from the trial runner so host unit tests can feed it made-up trials.
+ */
+#ifndef WL_COMPARE_REPORT_H
+#define WL_COMPARE_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "wl/env.h"
+#include "wl/spec.h"
+#include "wl/stats.h"
+
+/* SPECs one comparison runs (each a policy and its settings). */
+#define WL_CMP_MAX_SPECS	16
+#define WL_MAX_CELLS		32
+#define WL_MAX_TRIALS		4096
+#define WL_MAX_PLACE		24
+#define WL_PLACE_KEY		32
+
+/* Placement columns the mix is computed from (docs/module.md). */
+#define WL_PLACE_TOTAL		"wakeups"
+#define WL_PLACE_WAKER		"waker_cpu"
+#define WL_PLACE_CROSS		"cross_llc"
+
+/**
+ * struct wl_trial - one wl_stream run
+ * @policy:	index of the spec
+ * @cell:	index of the cell
+ * @round:	1-based round
+ * @seq:	1-based position in the run order
+ * @exit_code:	wl_stream's exit status (-1: killed or not run)
+ * @ok:		exit 0, integrity "ok" and an aggregate were read
+ * @aggregate:	aggregate throughput
+ * @instances:	resolved instance count wl_stream reported
+ * @start:	seconds since the comparison started
+ * @elapsed:	wall seconds of the trial
+ * @integrity:	"ok", "fail" or "" when not read
+ * @unit:	unit of @aggregate
+ * @nplace:	placement counters read (0 when the module was absent)
+ * @has_wakelab: wl_stream saw the module
+ * @place_key:	counter names
+ * @place_val:	counter deltas over the window
+ * @raw:	wl_stream's JSON object (malloc'ed), or NULL
+ * @err:	why the trial failed
+ */
+struct wl_trial {
+	int	policy;
+	int	cell;
+	int	round;
+	int	seq;
+	int	exit_code;
+	int	ok;
+	double	aggregate;
+	int	instances;
+	double	start;
+	double	elapsed;
+	char	integrity[16];
+	char	unit[32];
+	int	nplace;
+	int	has_wakelab;
+	char	place_key[WL_MAX_PLACE][WL_PLACE_KEY];
+	double	place_val[WL_MAX_PLACE];
+	char	*raw;
+	char	err[160];
+};
+
+/**
+ * struct wl_cell - one instance count (and message size) column of work
+ * @inst:	instance form as given ("cpus/4")
+ * @size:	message size as given, "" for wl_stream's default
+ * @instances:	resolved count (from wl_stream), 0 until known
+ */
+struct wl_cell {
+	char	inst[32];
+	char	size[32];
+	int	instances;
+};
+
+/**
+ * struct wl_cellstat - statistics of one (policy, cell)
+ * @s:		summary of the successful trials' aggregates
+ * @perm:	permutation test against the baseline policy
+ * @tested:	@perm is valid
+ * @sig:	significant at the run's alpha
+ * @avg_inst:	arithmetic mean of aggregate / instances (Peter's "Avg")
+ * @waker_pct:	% of wakeups placed on the waker's CPU, NAN if unknown
+ * @cross_pct:	% of wakeups crossing an LLC, NAN if unknown
+ * @failed:	trials that did not complete with integrity
+ */
+struct wl_cellstat {
+	struct wl_summary	s;
+	struct wl_perm_result	perm;
+	int			tested;
+	int			sig;
+	double			avg_inst;
+	double			waker_pct;
+	double			cross_pct;
+	int			failed;
+};
+
+/**
+ * struct wl_run - a whole comparison
+ * @workload:	wl_stream workload
+ * @duration:	window per trial (seconds)
+ * @rounds:	trials per (policy, cell)
+ * @order:	"shuffle" or "rotate"
+ * @seed:	seed of the order and of sampled permutations
+ * @alpha:	significance level
+ * @max_exact:	enumerate permutations up to this many splits
+ * @nrand:	sampled permutations beyond that
+ * @extra:	wl_stream options common to all trials (text, for the report)
+ * @npol:	number of policies (specs)
+ * @spec:	the specs; spec[0] is the baseline
+ * @desc:	each spec's full meaning (see wl_spec_describe())
+ * @ncell:	number of cells
+ * @cell:	the cells
+ * @ntrial:	trials planned
+ * @trial:	the trials, in run order
+ * @env:	environment
+ * @unit:	unit of the aggregates
+ * @restored:	settings restored and verified (1), failed (0), none (-1)
+ * @interrupted: stopped by a signal
+ * @wall:	seconds the trials took
+ * @st:		statistics [policy][cell]
+ */
+struct wl_run {
+	char			workload[32];
+	double			duration;
+	int			rounds;
+	char			order[16];
+	uint64_t		seed;
+	double			alpha;
+	uint64_t		max_exact;
+	uint64_t		nrand;
+	char			extra[256];
+	int			npol;
+	struct wl_spec		spec[WL_CMP_MAX_SPECS];
+	char			desc[WL_CMP_MAX_SPECS][512];
+	int			ncell;
+	struct wl_cell		cell[WL_MAX_CELLS];
+	int			ntrial;
+	struct wl_trial		trial[WL_MAX_TRIALS];
+	struct wl_env		env;
+	char			unit[32];
+	int			restored;
+	int			interrupted;
+	double			wall;
+	struct wl_cellstat	st[WL_CMP_MAX_SPECS][WL_MAX_CELLS];
+};
+
+/* Row name of a cell: "tcp_stream-4" (with "-m16384" when sizes vary). */
+void wl_cell_name(const struct wl_run *r, int c, char *buf,
+		  size_t len, int upper);
+
+/* Compute every statistic; the seed of cell c, policy p is seed+c*P+p. */
+void wl_run_stats(struct wl_run *r);
+
+int wl_run_failed(const struct wl_run *r);
+
+enum wl_row { WL_ROW_MIN, WL_ROW_HMEAN, WL_ROW_STDDEV, WL_ROW_COV,
+	      WL_ROW_MAX, WL_NR_ROWS };
+
+/**
+ * wl_print_table() - the mmtests-style comparison
+ * @f:	stream
+ * @r:	computed run
+ */
+void wl_print_table(FILE *f, const struct wl_run *r);
+
+/* Peter's loop format: one block per policy headed by what it sets. */
+void wl_print_brief(FILE *f, const struct wl_run *r);
+
+/* Everything: config, environment, policies, every trial, statistics. */
+void wl_print_json(FILE *f, const struct wl_run *r);
+
+/*
+ * gnuplot data: one block per policy (blocks separated by two blank lines,
+ * so "index p" selects policy p): instances hmean stddev min max.
+ */
+void wl_print_plot_data(FILE *f, const struct wl_run *r);
+
+/* gnuplot script reading "plot.dat" and writing "plot.png" beside it. */
+void wl_print_plot_script(FILE *f, const struct wl_run *r);
+
+#endif /* WL_COMPARE_REPORT_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The environment a wl_compare result was measured in: kernel release,
+ * online CPUs, sockets and last-level caches (from sysfs), the sched
+ * features as found, the wakelab module's caps and policy files, and the
+ * execution mode -- TCG or KVM guest (from wakelab.accel= on the kernel
+ * command line, which scripts/vm passes), another VM (cpuinfo's hypervisor
+ * flag, DMI vendor), or a bare host -- because under TCG throughput is the
+ * emulator's while the placement decisions are still the kernel's own.
+ */
+#ifndef WL_ENV_H
+#define WL_ENV_H
+
+#define WL_ENV_MAX_LLC	64
+#define WL_ENV_TEXT	4096
+
+/**
+ * struct wl_env - where the comparison ran
+ * @release:	uname -r
+ * @machine:	uname -m
+ * @cpus:	online CPUs
+ * @sockets:	distinct physical_package_id values
+ * @nllc:	number of last-level caches
+ * @llc:	CPU list of each LLC ("0-1")
+ * @llc_level:	cache level taken as the LLC (3, or 2 when there is no L3);
+ *		0 when sysfs has no cache information (then: packages)
+ * @mode:	"TCG", "KVM", "VM" (other hypervisor) or "bare host"
+ * @mode_how:	how the mode was found
+ * @features:	/sys/kernel/debug/sched/features before any change
+ * @module:	wakelab debugfs directory present
+ * @caps:	wakelab/caps text ("" when absent)
+ * @policy:	wakelab/policy text ("" when absent)
+ */
+struct wl_env {
+	char	release[72];
+	char	machine[72];
+	int	cpus;
+	int	sockets;
+	int	nllc;
+	char	llc[WL_ENV_MAX_LLC][64];
+	int	llc_level;
+	char	mode[16];
+	char	mode_how[128];
+	char	features[WL_ENV_TEXT];
+	int	module;
+	char	caps[WL_ENV_TEXT];
+	char	policy[512];
+};
+
+/* Collect everything; debugfs paths below @root. */
+void wl_env_collect(struct wl_env *e, const char *root);
+
+#endif /* WL_ENV_H */

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Statistics for wl_compare: the summary mmtests prints for a rate (Min,
+ * Hmean, Stddev, CoeffVar, Max, with mmtests' harmonic-mean standard
+ * deviation), its percentage changes against a baseline, and a two-sided
+ * permutation test on the difference of harmonic means.  The test is exact
+ * (every split of the pooled trials) while that is at most a given number of
+ * splits, otherwise it draws a fixed number of random splits from a seeded
+ * splitmix64 generator, so every verdict can be reproduced.  No special
+ * functions are needed.
+ */
+#ifndef WL_STATS_H
+#define WL_STATS_H
+
+#include <stdint.h>
+
+/* Largest sample one (policy, instances) cell may hold. */
+#define WL_STATS_MAX_N		64
+/* Relative tolerance when comparing a permuted statistic to the observed. */
+#define WL_STATS_TIE_EPS	1e-9
+
+/**
+ * struct wl_summary - mmtests "Multiops" summary of one sample of rates
+ * @n:		number of values
+ * @min:	smallest value
+ * @max:	largest value
+ * @hmean:	harmonic mean (0 when a value is 0, NAN when n == 0)
+ * @amean:	arithmetic mean
+ * @stddev:	mmtests' standard deviation for a harmonic mean,
+ *		sqrt(sum((1/x - 1/H)^2) * H^4 / n); NAN when n <= 1
+ * @coeffvar:	stddev * 100 / hmean (0 when stddev is NAN, as mmtests)
+ */
+struct wl_summary {
+	int	n;
+	double	min;
+	double	max;
+	double	hmean;
+	double	amean;
+	double	stddev;
+	double	coeffvar;
+};
+
+/**
+ * struct wl_perm_result - outcome of wl_perm_test()
+ * @p:		two-sided p-value
+ * @stat:	observed |Hmean(a) - Hmean(b)|
+ * @count:	permutations whose statistic reached the observed one
+ * @total:	permutations evaluated
+ * @exact:	1 when every split was enumerated, 0 when sampled
+ */
+struct wl_perm_result {
+	double		p;
+	double		stat;
+	uint64_t	count;
+	uint64_t	total;
+	int		exact;
+};
+
+/* Uniform integer in [0, bound) without modulo bias. */
+uint64_t wl_rand_below(uint64_t *state, uint64_t bound);
+
+/* Harmonic mean; 0 if some value is 0, NAN if empty or a value is < 0. */
+double wl_hmean(const double *x, int n);
+
+void wl_summarise(const double *x, int n, struct wl_summary *s);
+
+/* mmtests pdiff: change of a higher-is-better figure, + = better. */
+double wl_pdiff(double base, double val);
+
+/* mmtests pndiff: for Stddev and CoeffVar, lower is better, + = better. */
+double wl_pndiff(double base, double val);
+
+/* Binomial coefficient, saturating at UINT64_MAX. */
+uint64_t wl_choose(int n, int k);
+
+/*
+ * Smallest two-sided p-value an exact test can give for samples of na and
+ * nb distinct values: the two extreme splits out of C(na+nb, na).  With
+ * three trials per policy it is 2/20 = 0.1, so no difference can ever be
+ * called significant at 95 %; four trials give 2/70, five 2/252.
+ */
+double wl_perm_min_p(int na, int nb);
+
+/**
+ * wl_perm_test() - two-sided permutation test of Hmean(a) == Hmean(b)
+ * @a:		first sample (na values, 1..WL_STATS_MAX_N)
+ * @na:		its size
+ * @b:		second sample
+ * @nb:		its size
+ * @max_exact:	enumerate every split when there are at most this many
+ * @nrand:	otherwise, number of random splits to draw
+ * @seed:	seed of the random splits
+ * @res:	result
+ *
+ * Exact: p = (splits with statistic >= observed) / C(na+nb, na).  Sampled:
+ * p = (1 + count) / (1 + nrand), which never gives p = 0.
+ *
+ * Return: 0, or -1 when a size is out of range.
+ */
+int wl_perm_test(const double *a, int na, const double *b,
+		 int nb, uint64_t max_exact, uint64_t nrand,
+		 uint64_t seed, struct wl_perm_result *res);
+
+#endif /* WL_STATS_H */

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Command line of wl_stream: the run configuration, the usage text and the
+ * parsers for workloads, sizes (netperf suffixes: K/M/G = 2^10.., k/m/g =
+ * 10^3..), durations and instance counts given relative to the online CPUs
+ * ("cpus/4", "2*cpus", "50%").  Nothing here exits or prints: bad input
+ * returns -1 with a one-line message, so the host unit tests can call it.
+ */
+#ifndef WL_STREAM_OPTS_H
+#define WL_STREAM_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum wl_workload {
+	WL_TCP_STREAM,
+	WL_UDP_STREAM,
+	WL_SCTP_STREAM,
+	WL_SCTP_STREAM_MANY,
+	WL_TCP_RR,
+	WL_NR_WORKLOADS,
+};
+
+enum wl_pin {
+	WL_PIN_NONE,
+	WL_PIN_SAME_CPU,
+	WL_PIN_SAME_LLC,
+	WL_PIN_CROSS_LLC,
+	WL_NR_PINS,
+};
+
+extern const char * const wl_workload_names[WL_NR_WORKLOADS];
+
+extern const char * const wl_workload_upper[WL_NR_WORKLOADS];
+
+extern const char * const wl_pin_names[WL_NR_PINS];
+
+#define WL_MAX_INSTANCES		4096
+#define WL_MAX_MSG			(64L << 20)
+#define WL_UDP_MAX_MSG			65507
+#define WL_MAX_DURATION			86400.0
+#define WL_STREAM_DEFAULT_DURATION	10.0
+#define WL_STREAM_DEFAULT_WARMUP	1.0
+#define WL_STREAM_DEFAULT_STREAM_MSG	(16L << 10)
+#define WL_STREAM_DEFAULT_STREAM_RECV	(128L << 10)
+#define WL_STREAM_DEFAULT_UDP_MSG	1472
+#define WL_STREAM_DEFAULT_UDP_RECV	65536
+#define WL_STREAM_DEFAULT_RR_MSG	1
+
+/**
+ * struct wl_cfg - one run of wl_stream, as given on the command line
+ * @workload:	what to run
+ * @inst_spec:	instance count as given ("4", "cpus/2", "50%")
+ * @instances:	@inst_spec resolved against @ncpus, at least 1
+ * @ncpus:	online CPUs the instance forms were resolved against
+ * @threads:	senders and receivers are threads, not processes
+ * @pin:	placement of senders and receivers
+ * @msg_size:	bytes per send (request size for tcp_rr)
+ * @recv_size:	bytes per receive call (response size for tcp_rr)
+ * @sndbuf:	SO_SNDBUF/SO_RCVBUF of the sender's socket, 0 = default
+ * @rcvbuf:	SO_SNDBUF/SO_RCVBUF of the receiver's socket, 0 = default
+ * @duration:	measurement window in seconds
+ * @warmup:	seconds run before the window opens, not measured
+ * @json:	print one JSON object instead of the table
+ * @brief:	print one line in the format of Peter's netperf loop
+ * @verify:	check the payload pattern on every receive
+ * @schedstats:	turn kernel.sched_schedstats on for the run, then restore
+ */
+struct wl_cfg {
+	enum wl_workload workload;
+	char inst_spec[32];
+	int instances;
+	int ncpus;
+	bool threads;
+	enum wl_pin pin;
+	long msg_size;
+	long recv_size;
+	long sndbuf;
+	long rcvbuf;
+	double duration;
+	double warmup;
+	bool json;
+	bool brief;
+	bool verify;
+	bool schedstats;
+};
+
+extern const char wl_stream_usage[];
+
+/* Workload by name; -1 when unknown. */
+int wl_parse_workload(const char *s);
+
+/*
+ * Parse a size with an optional netperf suffix into *out; 0 or -1.  Must be
+ * in 1..@max.
+ */
+int wl_parse_size(const char *s, long max, long *out);
+
+/*
+ * Resolve an instance count against @ncpus online CPUs: "N", "cpus",
+ * "cpus/K", "K*cpus", "cpus*K", "P%".  Relative forms round down and are at
+ * least 1; a literal 0 is an error.  Returns the count or -1.
+ */
+int wl_resolve_instances(const char *s, int ncpus);
+
+enum { WL_OPT_SCHEDSTATS = 256 };
+
+/**
+ * wl_parse_opts() - parse the wl_stream command line into @c
+ * @argc, @argv: the command line
+ * @ncpus: online CPUs, for the relative instance forms
+ * @c: filled in with defaults, then the options
+ * @err, @len: one-line message on error
+ *
+ * Return: 0 to run, 1 when help was asked for, -1 on bad usage.
+ */
+int wl_parse_opts(int argc, char **argv, int ncpus,
+		  struct wl_cfg *c, char *err, size_t len);
+
+#endif /* WL_STREAM_OPTS_H */

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The environment of a comparison: see wl/env.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "wl/env.h"
+#include "wl/topo.h"
+#include "wl/util.h"
+
+static void wl_env_chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+}
+
+/* LLCs: the groups of wl/topo.h, each as a CPU list. */
+static void wl_env_llcs(struct wl_env *e)
+{
+	static struct wl_topo t;
+	int g;
+
+	e->nllc = 0;
+	e->llc_level = 0;
+	if (wl_topo_load(WL_CPU_SYSFS, e->cpus, &t))
+		return;
+	e->llc_level = t.llc_level;
+	for (g = 0; g < t.nllc && g < WL_ENV_MAX_LLC; g++)
+		wl_topo_llc_list(&t, g, e->llc[g], sizeof(e->llc[g]));
+	e->nllc = g;
+}
+
+static int wl_env_sockets(void)
+{
+	int ids[256], n = 0, cpu, id, i;
+	char p[128], buf[32];
+
+	for (cpu = 0; cpu < 4096; cpu++) {
+		snprintf(p, sizeof(p),
+			 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+			 cpu);
+		if (wl_read_file(p, buf, sizeof(buf)) <= 0) {
+			snprintf(p, sizeof(p), "/sys/devices/system/cpu/cpu%d",
+				 cpu);
+			if (access(p, F_OK))
+				break;
+			continue;
+		}
+		id = atoi(buf);
+		for (i = 0; i < n; i++)
+			if (ids[i] == id)
+				break;
+		if (i == n && n < 256)
+			ids[n++] = id;
+	}
+	return n;
+}
+
+static void wl_env_mode(struct wl_env *e)
+{
+	static char text[65536];
+	char vendor[128] = "";
+	const char *a;
+	int hv = 0;
+
+	if (wl_read_file("/proc/cmdline", text, sizeof(text)) > 0) {
+		a = strstr(text, "wakelab.accel=");
+		if (a && (a == text || a[-1] == ' ')) {
+			int len = strcspn(a, " \n");
+
+			/* tcg-single, tcg-multi (scripts/vm), tcg or kvm. */
+			snprintf(e->mode_how, sizeof(e->mode_how),
+				 "%.*s on the kernel command line", len, a);
+			a += strlen("wakelab.accel=");
+			if (!strncmp(a, "tcg", 3)) {
+				strcpy(e->mode, "TCG");
+				return;
+			}
+			if (!strncmp(a, "kvm", 3)) {
+				strcpy(e->mode, "KVM");
+				return;
+			}
+		}
+	}
+	if (wl_read_file("/proc/cpuinfo", text, sizeof(text)) > 0)
+		hv = strstr(text, " hypervisor") != NULL;
+	wl_read_file("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	wl_env_chomp(vendor);
+	if (hv || !strcmp(vendor, "QEMU")) {
+		strcpy(e->mode, "VM");
+		snprintf(e->mode_how, sizeof(e->mode_how),
+			 "hypervisor flag%s%.40s, accelerator unknown",
+			 vendor[0] ? ", DMI vendor " : "", vendor);
+		return;
+	}
+	strcpy(e->mode, "bare host");
+	strcpy(e->mode_how, "no hypervisor flag in /proc/cpuinfo");
+}
+
+void wl_env_collect(struct wl_env *e, const char *root)
+{
+	char p[256];
+	struct utsname u;
+
+	memset(e, 0, sizeof(*e));
+	if (!uname(&u)) {
+		snprintf(e->release, sizeof(e->release), "%.64s", u.release);
+		snprintf(e->machine, sizeof(e->machine), "%.64s", u.machine);
+	}
+	e->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	e->sockets = wl_env_sockets();
+	wl_env_llcs(e);
+	wl_env_mode(e);
+	snprintf(p, sizeof(p), "%s/sched/features", root);
+	if (wl_read_file(p, e->features, sizeof(e->features)) < 0)
+		e->features[0] = '\0';
+	wl_env_chomp(e->features);
+	snprintf(p, sizeof(p), "%s/wakelab", root);
+	e->module = access(p, F_OK) == 0;
+	snprintf(p, sizeof(p), "%s/wakelab/caps", root);
+	if (wl_read_file(p, e->caps, sizeof(e->caps)) < 0)
+		e->caps[0] = '\0';
+	snprintf(p, sizeof(p), "%s/wakelab/policy", root);
+	if (wl_read_file(p, e->policy, sizeof(e->policy)) < 0)
+		e->policy[0] = '\0';
+	wl_env_chomp(e->policy);
+}

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The settings wl_compare's specs change: read, checked against the running
+ * kernel, applied and restored, each write verified.  See wl/spec.h.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wl/debugfs.h"
+#include "wl/features.h"
+#include "wl/spec.h"
+#include "wl/text.h"
+#include "wl/util.h"
+
+void wl_state_init(struct wl_state *st)
+{
+	const char *fake = getenv("WL_FAKE_DEBUGFS");
+
+	memset(st, 0, sizeof(*st));
+	if (fake && *fake) {
+		snprintf(st->root, sizeof(st->root), "%s", fake);
+		st->fake = 1;
+	} else {
+		snprintf(st->root, sizeof(st->root), "%s", WL_DEBUGFS);
+	}
+}
+
+void wl_state_path(const struct wl_state *st, char *buf, size_t len,
+		   const char *rel)
+{
+	wl_fmt(buf, len, "%s/%s", st->root, rel);
+}
+
+static int wl_read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n = wl_read_file(path, buf, len);
+
+	return n < 0 ? (int)n : 0;
+}
+
+/* Find token NAME or NO_NAME in a features listing: 1, 0, or -ENOENT. */
+static int wl_feature_state(const char *list, const char *name)
+{
+	size_t nl = strlen(name);
+	const char *p = list;
+
+	while (*p) {
+		size_t l;
+
+		p += strspn(p, " \t\n");
+		l = strcspn(p, " \t\n");
+		if (l == nl && !strncmp(p, name, nl))
+			return 1;
+		if (l == nl + 3 && !strncmp(p, "NO_", 3) &&
+		    !strncmp(p + 3, name, nl))
+			return 0;
+		p += l;
+	}
+	return -ENOENT;
+}
+
+/* Active policy of a policy file's text into buf; 0 or -errno. */
+static int wl_policy_active(const char *text, char *buf, size_t len)
+{
+	struct wl_policy_list pol;
+	int ret = wl_policy_parse(text, &pol);
+
+	if (ret)
+		return ret;
+	snprintf(buf, len, "%s", pol.name[pol.active]);
+	return 0;
+}
+
+/* Whether @name is one of the policies a policy file's text lists. */
+static int wl_policy_listed(const char *text, const char *name)
+{
+	struct wl_policy_list pol;
+	int i;
+
+	if (wl_policy_parse(text, &pol))
+		return 0;
+	for (i = 0; i < pol.n; i++)
+		if (!strcmp(pol.name[i], name))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the module reports the kernel's policy hook: caps "hook yes"
+ * (or, without a readable caps table, a policy file not saying "absent").
+ */
+static int wl_hook_present(const struct wl_state *st,
+			   const char *policy_text)
+{
+	struct wl_table *t = wl_table_new();
+	char path[WL_SPEC_PATH];
+	int r, c, ret = -1;
+
+	if (t) {
+		wl_state_path(st, path, sizeof(path), "wakelab/caps");
+		if (!wl_table_load(path, t)) {
+			r = wl_table_row(t, "hook");
+			c = wl_table_col(t, "value");
+			if (r >= 0 && c >= 0)
+				ret = !strcmp(t->cell[r][c], "yes");
+		}
+		free(t);
+	}
+	if (ret < 0)
+		ret = !strstr(policy_text, "hook: absent");
+	return ret;
+}
+
+/* Current value of a setting into buf (features: "1"/"0"). */
+static int wl_setting_read(const struct wl_setting *s, char *buf,
+			   size_t len)
+{
+	char text[WL_SPEC_FILE];
+	int ret, on;
+
+	ret = wl_read_text(s->path, text, sizeof(text));
+	if (ret)
+		return ret;
+	switch (s->kind) {
+	case WL_IT_FEATURE:
+		on = wl_feature_state(text, s->key);
+		if (on < 0)
+			return on;
+		snprintf(buf, len, "%d", on);
+		return 0;
+	case WL_IT_POLICY:
+		return wl_policy_active(text, buf, len);
+	default:
+		wl_trim(text);
+		wl_fmt(buf, len, "%s", text);	/* Cut to @len. */
+		return 0;
+	}
+}
+
+/* Replace a plain file's content (the emulation's write). */
+static int wl_fake_store(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(text, f) < 0)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* Emulate the kernel's write semantics on a plain file (host tests). */
+static int wl_fake_write(const struct wl_setting *s, const char *tok)
+{
+	char text[WL_SPEC_FILE], out[WL_SPEC_FILE], *t, *save = NULL;
+	size_t o = 0;
+
+	if (s->kind != WL_IT_FEATURE && s->kind != WL_IT_POLICY)
+		return wl_fake_store(s->path, tok);
+	if (wl_read_text(s->path, text, sizeof(text)))
+		return -EIO;
+	out[0] = '\0';
+	for (t = strtok_r(text, " \t\n", &save); t;
+	     t = strtok_r(NULL, " \t\n", &save)) {
+		const char *name = t;
+		char b[WL_SPEC_KEY + 4];
+
+		if (s->kind == WL_IT_FEATURE) {
+			if (!strncmp(t, "NO_", 3))
+				name = t + 3;
+			if (!strcmp(name, s->key))
+				t = (char *)tok;
+		} else {
+			if (*t == '[') {
+				name = t + 1;
+				t[strlen(t) - 1] = '\0';
+			}
+			snprintf(b, sizeof(b), strcmp(name, tok) ? "%s" : "[%s]",
+				 name);
+			t = b;
+		}
+		o += snprintf(out + o, sizeof(out) - o, "%s%s", o ? " " : "",
+			      t);
+	}
+	snprintf(out + o, sizeof(out) - o, "\n");
+	return wl_fake_store(s->path, out);
+}
+
+/* Write value v ("1"/"0" for features) to a setting. */
+static int wl_setting_write(const struct wl_state *st,
+			    const struct wl_setting *s, const char *v)
+{
+	char tok[WL_SPEC_KEY + WL_SPEC_VAL];
+
+	if (s->kind == WL_IT_FEATURE)
+		snprintf(tok, sizeof(tok), "%s%s", strcmp(v, "1") ? "NO_" : "",
+			 s->key);
+	else
+		snprintf(tok, sizeof(tok), "%s", v);
+	return st->fake ? wl_fake_write(s, tok) : wl_write_str(s->path, tok);
+}
+
+static int wl_state_add(struct wl_state *st, enum wl_item_kind kind,
+			const char *key, const char *path, char *err,
+			size_t elen)
+{
+	struct wl_setting *s;
+	int i, ret;
+
+	for (i = 0; i < st->nset; i++)
+		if (st->set[i].kind == kind && !strcmp(st->set[i].path, path) &&
+		    !strcmp(st->set[i].key, key))
+			return 0;
+	if (st->nset >= WL_SPEC_MAX_SET)
+		return wl_err(err, elen, "more than %d settings touched",
+			      WL_SPEC_MAX_SET);
+	s = &st->set[st->nset];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	if (wl_fmt(s->key, sizeof(s->key), "%s", key) ||
+	    wl_fmt(s->path, sizeof(s->path), "%s", path))
+		return wl_err(err, elen, "path too long: %s", path);
+	ret = wl_setting_read(s, s->orig, sizeof(s->orig));
+	if (ret)
+		return wl_err(err, elen, "cannot read %s of %s: %s", key, path,
+			      strerror(-ret));
+	strcpy(s->cur, s->orig);
+	st->nset++;
+	return 0;
+}
+
+/* Add every imbalance_pct file of domain @dom ("" = all). */
+static int wl_state_add_domains(struct wl_state *st, const char *text,
+				const char *dom, char *err,
+				size_t elen)
+{
+	char base[WL_SPEC_PATH], p[WL_SPEC_PATH + 64], name[64];
+	struct dirent *c, *d;
+	DIR *cd, *dd;
+	int found = 0;
+
+	wl_state_path(st, base, sizeof(base), "sched/domains");
+	cd = opendir(base);
+	if (!cd)
+		return wl_err(err, elen,
+			      "spec '%s': no %s (imbalance_pct needs the sched domain debugfs: boot with sched_verbose or echo Y > %s/sched/verbose)",
+			      text, base, st->root);
+	while ((c = readdir(cd))) {
+		if (strncmp(c->d_name, "cpu", 3))
+			continue;
+		if (wl_fmt(p, sizeof(p), "%s/%s", base, c->d_name))
+			continue;
+		dd = opendir(p);
+		if (!dd)
+			continue;
+		while ((d = readdir(dd))) {
+			if (strncmp(d->d_name, "domain", 6))
+				continue;
+			if (wl_fmt(p, sizeof(p), "%s/%s/%s/name", base,
+				   c->d_name, d->d_name) ||
+			    wl_read_text(p, name, sizeof(name)))
+				continue;
+			wl_trim(name);
+			if (*dom && strcmp(dom, name))
+				continue;
+			if (wl_fmt(p, sizeof(p), "%s/%s/%s/imbalance_pct",
+				   base, c->d_name, d->d_name))
+				continue;
+			if (wl_state_add(st, WL_IT_IMBALANCE, name, p, err,
+					 elen)) {
+				closedir(dd);
+				closedir(cd);
+				return -1;
+			}
+			found++;
+		}
+		closedir(dd);
+	}
+	closedir(cd);
+	if (!found)
+		return wl_err(err, elen, "spec '%s': no sched domain%s%s here",
+			      text, *dom ? " named " : "", dom);
+	return 0;
+}
+
+static int wl_check_item(struct wl_state *st, const struct wl_spec *sp,
+			 const struct wl_item *it, char *err,
+			 size_t elen)
+{
+	char path[WL_SPEC_PATH], text[WL_SPEC_FILE];
+	struct stat sb;
+
+	switch (it->kind) {
+	case WL_IT_ARG:
+		return 0;
+	case WL_IT_FEATURE:
+		wl_state_path(st, path, sizeof(path), "sched/features");
+		if (wl_read_text(path, text, sizeof(text)))
+			return wl_err(err, elen,
+				      "spec '%s': cannot read %s (needs root, debugfs mounted and CONFIG_SCHED_DEBUG)",
+				      sp->text, path);
+		if (wl_feature_state(text, it->key) < 0) {
+			if (!strcmp(it->key, "WA_OLD"))
+				return wl_err(err, elen,
+					      "spec '%s': this kernel has no sched feature WA_OLD (it comes with the wakelab patch series: boot the patched kernel, KERNEL=patched)",
+					      sp->text);
+			return wl_err(err, elen,
+				      "spec '%s': this kernel has no sched feature %s (see %s)",
+				      sp->text, it->key, path);
+		}
+		return wl_state_add(st, WL_IT_FEATURE, it->key, path, err,
+				    elen);
+	case WL_IT_POLICY:
+	case WL_IT_TUNABLE:
+		wl_state_path(st, path, sizeof(path), "wakelab");
+		if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
+			return wl_err(err, elen,
+				      "spec '%s': wakelab.ko is not loaded (no %s)",
+				      sp->text, path);
+		if (it->kind == WL_IT_POLICY) {
+			wl_state_path(st, path, sizeof(path), "wakelab/policy");
+			if (wl_read_text(path, text, sizeof(text)) ||
+			    !wl_hook_present(st, text))
+				return wl_err(err, elen,
+					      "spec '%s': this kernel has no wakelab policy hook (module policies need the patched kernel, KERNEL=patched)",
+					      sp->text);
+			if (!wl_policy_listed(text, it->value)) {
+				struct wl_policy_list pol;
+				size_t o = 0;
+				int k;
+
+				wl_policy_parse(text, &pol);
+				text[0] = '\0';
+				for (k = 0; k < pol.n && o < 512; k++)
+					o += snprintf(text + o, 512 - o, "%s%s",
+						      k ? " " : "", pol.name[k]);
+				return wl_err(err, elen,
+					      "spec '%s': unknown wakelab policy '%s' (this module offers: %s)",
+					      sp->text, it->value, text);
+			}
+			return wl_state_add(st, WL_IT_POLICY, "policy", path,
+					    err, elen);
+		}
+		snprintf(text, sizeof(text), "wakelab/%s", it->key);
+		wl_state_path(st, path, sizeof(path), text);
+		if (stat(path, &sb) || !S_ISREG(sb.st_mode) ||
+		    !(sb.st_mode & 0200) || !strcmp(it->key, "placement") ||
+		    !strcmp(it->key, "caps") || !strcmp(it->key, "reset") ||
+		    !strcmp(it->key, "llc"))
+			return wl_err(err, elen,
+				      "spec '%s': no writable wakelab tunable %s",
+				      sp->text, path);
+		return wl_state_add(st, WL_IT_TUNABLE, it->key, path, err,
+				    elen);
+	case WL_IT_IMBALANCE:
+		return wl_state_add_domains(st, sp->text, it->key, err, elen);
+	}
+	return 0;
+}
+
+int wl_spec_check(struct wl_state *st, const struct wl_spec *sp,
+		  int n, char *err, size_t elen)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < sp[i].nitems; j++)
+			if (wl_check_item(st, &sp[i], &sp[i].items[j], err,
+					  elen))
+				return -1;
+	st->saved = 1;
+	return 0;
+}
+
+/* Value spec sp wants for setting s (its original when sp leaves it). */
+static const char *wl_spec_want(const struct wl_spec *sp,
+				const struct wl_setting *s)
+{
+	const char *v = s->orig;
+	int i;
+
+	for (i = 0; sp && i < sp->nitems; i++) {
+		const struct wl_item *it = &sp->items[i];
+
+		if (it->kind != s->kind)
+			continue;
+		if (it->kind == WL_IT_POLICY ||
+		    (it->kind == WL_IT_IMBALANCE &&
+		     (!it->key[0] || !strcmp(it->key, s->key))) ||
+		    ((it->kind == WL_IT_FEATURE || it->kind == WL_IT_TUNABLE) &&
+		     !strcmp(it->key, s->key)))
+			v = it->value;
+	}
+	return v;
+}
+
+int wl_spec_apply(struct wl_state *st, const struct wl_spec *sp,
+		  char *err, size_t elen)
+{
+	char now[WL_SPEC_VAL];
+	int i, ret, bad = 0;
+
+	for (i = 0; i < st->nset; i++) {
+		struct wl_setting *s = &st->set[i];
+		const char *want = wl_spec_want(sp, s);
+
+		if (wl_setting_read(s, now, sizeof(now)) == 0 &&
+		    !strcmp(now, want))
+			continue;
+		ret = wl_setting_write(st, s, want);
+		if (ret && !bad++)
+			wl_err(err, elen, "writing '%s' for %s to %s: %s",
+			       want, s->key, s->path, strerror(-ret));
+	}
+	for (i = 0; i < st->nset; i++) {
+		struct wl_setting *s = &st->set[i];
+		const char *want = wl_spec_want(sp, s);
+
+		ret = wl_setting_read(s, now, sizeof(now));
+		if (ret) {
+			if (!bad++)
+				wl_err(err, elen, "re-reading %s: %s", s->path,
+				       strerror(-ret));
+			continue;
+		}
+		strcpy(s->cur, now);
+		if (strcmp(now, want) && !bad++)
+			wl_err(err, elen,
+			       "%s %s is '%s' after writing '%s' (%s)",
+			       s->path, s->key, now, want,
+			       sp ? "apply" : "restore");
+	}
+	return bad ? -1 : 0;
+}
+
+int wl_spec_restore(struct wl_state *st, char *err,
+		    size_t elen)
+{
+	if (!st->saved)
+		return 0;
+	return wl_spec_apply(st, NULL, err, elen);
+}
+
+void wl_spec_describe(const struct wl_state *st,
+		      const struct wl_spec *sp, char *buf,
+		      size_t len)
+{
+	size_t o = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < st->nset && o < len; i++) {
+		const struct wl_setting *s = &st->set[i];
+		const char *v = wl_spec_want(sp, s);
+
+		if (s->kind == WL_IT_FEATURE)
+			o += snprintf(buf + o, len - o, "%s%s%s", o ? " " : "",
+				      strcmp(v, "1") ? "NO_" : "", s->key);
+		else if (s->kind == WL_IT_POLICY)
+			o += snprintf(buf + o, len - o, "%swakelab:%s",
+				      o ? " " : "", v);
+		else if (s->kind == WL_IT_TUNABLE)
+			o += snprintf(buf + o, len - o, "%swakelab.%s=%s",
+				      o ? " " : "", s->key, v);
+	}
+	for (i = 0; sp && i < sp->nitems && o < len; i++)
+		if (sp->items[i].kind == WL_IT_IMBALANCE)
+			o += snprintf(buf + o, len - o, "%simbalance_pct%s%s=%s",
+				      o ? " " : "", sp->items[i].key[0] ? "." : "",
+				      sp->items[i].key, sp->items[i].value);
+		else if (sp->items[i].kind == WL_IT_ARG)
+			o += snprintf(buf + o, len - o, "%s%s", o ? " " : "",
+				      sp->items[i].value);
+	if (!buf[0])
+		snprintf(buf, len, "default");
+}
