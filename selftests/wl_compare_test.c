@@ -11,7 +11,7 @@
  * called significant; a large known effect (16 KiB versus 256 B sends) is.
  * The two verdict tests use 6 trials per side and alpha 0.01 (smallest
  * exact p 2/924), so the A/A test fails by chance in at most 1 % of runs;
- * `make bench-verdict` measures the rates properly.  Skips when not root or
+ * `make validate-verdict` measures the rates properly.  Skips when not root or
  * without the features file; wl_compare missing beside it is a failure.
  * A plain kselftest.h TAP program: every check runs in this process,
  * each comparison bounded by wl_compare's own per-trial timeout.
@@ -349,7 +349,7 @@ static void test_known_effect(void)
 	}
 	/*
 	 * Under TCG, same-cpu vs cross-llc pinning moves tcp_stream by only
-	 * ~25 % with ~20 % noise (make bench-verdict), so the known effect
+	 * ~25 % with ~20 % noise (make validate-verdict), so the known effect
 	 * is the send size: 16 KiB vs 256 B sends, several times apart.
 	 */
 	sig = cmp_verdict("name=a,default", "name=b,arg=-m,arg=256");
