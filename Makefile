@@ -6,12 +6,13 @@
 # below map to the scripts' options (`make compare DURATION=5` runs
 # `scripts/compare --duration 5`); each script's --help lists its defaults.
 
-# `make module` builds for the running kernel when its build tree is
-# installed, else for Debian's 6.1 package ABI (the kernel the VM boots;
-# VM builds always use that one).
-KVER	?= $(shell bash -c '. scripts/lib.sh && wl_module_kver' 2>/dev/null)
-KDIR	?= /lib/modules/$(KVER)/build
-KSRC	?= $(CURDIR)/.cache/linux-source-6.1
+# `make module` builds for kernel KERNEL of scripts/kernels; without it,
+# for the running kernel when its build tree is installed, else for the
+# stock kernel (scripts/vm builds for the kernel it boots).  KDIR= names
+# a build tree directly.
+MODVARS	:= $(shell bash -c '. scripts/lib.sh && wl_module_vars $(KERNEL)' 2>/dev/null)
+KDIR	?= $(patsubst KDIR=%,%,$(filter KDIR=%,$(MODVARS)))
+KSRC	?= $(shell bash -c '. scripts/lib.sh && echo $$WL_KSRC')
 BENCH_OUT ?= $(CURDIR)/.cache/bench
 V	?= 0
 
@@ -26,11 +27,12 @@ deps:
 	@scripts/deps
 
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 $(filter-out KDIR=%,$(MODVARS)) modules
 
+# Into the running kernel's /lib/modules.
 install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(KVER)
+	depmod -a
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
@@ -41,9 +43,13 @@ selftests:
 	$(MAKE) -C selftests KSRC=$(KSRC)
 
 # The test command: host unit tests, then the kselftest suite inside the VM
-# (stock kernel, and the patched one, built when missing).
+# on the kernels of scripts/kernels' check column (those built from source
+# are built when missing); check-all: on every kernel of the table.
 check:
-	@scripts/check
+	@scripts/check $(call wl_opt,kernel,KERNEL)
+
+check-all:
+	@scripts/check --all
 
 # The main job: a live policy comparison in the default VM.
 compare:
@@ -66,7 +72,7 @@ validate-verdict:
 # wakelab.ko through DKMS (installs dkms with apt when missing; not part of
 # make check), for the running kernel unless KVER is given.
 dkms-install:
-	@scripts/dkms-install $(if $(filter command line environment,$(origin KVER)),--kver $(KVER))
+	@scripts/dkms-install $(call wl_opt,kver,KVER)
 
 # checkpatch --strict on the module's sources (0 errors/warnings/checks).
 CHECKPATCH ?= $(KSRC)/scripts/checkpatch.pl
@@ -92,27 +98,30 @@ bench-observe: bench-progs
 # registered, then unregistered) and with its old policy, on the patched
 # kernel.
 bench-hook:
-	@scripts/bench/hook $(call wl_opt,rounds,ROUNDS) $(call wl_opt,secs,SECS)
+	@scripts/bench/hook $(call wl_opt,kernel,KERNEL) \
+		$(call wl_opt,rounds,ROUNDS) $(call wl_opt,secs,SECS)
 
 # wl_stream against iperf3 on the host's loopback.
 bench-stream: selftests
 	@scripts/bench/stream $(call wl_opt,rounds,ROUNDS) $(call wl_opt,secs,SECS)
 
-# The patched 6.1 kernel (patches/ on Debian's linux-source-6.1), built in
-# .cache/kernel/build, and the series check (checkpatch, bisectability).
+# A kernel of scripts/kernels built from Debian's source (default: the
+# patched kernel of the newest base; KERNEL=base-*/debug-* for the others)
+# in .cache/kernel/<base>/<kind>, and the series check (checkpatch,
+# bisectability) of every base, or of KERNEL's.
 kernel:
-	@scripts/kernel/build
+	@scripts/kernel/build $(call wl_opt,kernel,KERNEL)
 
 kernel-check:
-	@scripts/kernel/check-series
+	@scripts/kernel/check-series $(call wl_opt,kernel,KERNEL)
 
 # The debug kernel (scripts/kernel/debug.config over the patched one:
-# KASAN, lockdep, kmemleak, ...) in .cache/kernel/build-debug, and the
-# suite, the long fuzzer/stress runs and a kmemleak scan on it.
+# KASAN, lockdep, kmemleak, ...; on the newest base with PREEMPT_RT), and
+# the suite, the long fuzzer/stress runs and a kmemleak scan on it.
 kernel-debug:
-	@scripts/kernel/build --debug
+	@scripts/kernel/build --kernel $(or $(KERNEL),$(shell bash -c '. scripts/lib.sh && wl_kernel_default debug'))
 
 check-debug:
-	@scripts/check-debug
+	@scripts/check-debug $(call wl_opt,kernel,KERNEL)
 
-.PHONY: all deps module install clean selftests check compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check kernel-debug check-debug bench-stream validate-verdict
+.PHONY: all deps module install clean selftests check check-all compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check kernel-debug check-debug bench-stream validate-verdict

@@ -130,7 +130,6 @@ static const struct file_operations wl_knob_fops = {
 	.release	= simple_attr_release,
 	.read		= debugfs_attr_read,
 	.write		= wl_knob_write,
-	.llseek		= no_llseek,
 };
 
 static unsigned int wl_enable_get(void)
@@ -221,7 +220,8 @@ static int wl_caps_show(struct seq_file *m, void *v)
 	seq_printf(m, "method %s\n",
 		   wl_place_method() == WL_METHOD_KRETPROBE ?
 		   "kretprobe" : "tracepoint");
-	seq_printf(m, "kretprobe %s\n", wl_yes(wl_krp_supported()));
+	seq_printf(m, "kretprobe %s\n",
+		   wl_yes(wl_krp_supported() && wl_place_krp_args_known()));
 	for (i = 0; i < ARRAY_SIZE(wl_caps_tps); i++)
 		seq_printf(m, "tp_%s %s\n", wl_caps_tps[i],
 			   wl_yes(wl_tp_find(wl_caps_tps[i])));
@@ -229,6 +229,12 @@ static int wl_caps_show(struct seq_file *m, void *v)
 	seq_printf(m, "llc_source %s\n", wl_hook_present() ?
 		   "sched_domain_shared" : "tracepoint");
 	seq_printf(m, "rq_located %s\n", wl_yes(wl_rq_located()));
+	seq_printf(m, "rq_reason %s\n", wl_rq_reason());
+	seq_printf(m, "layout %s\n", wl_rq_layout());
+	seq_printf(m, "llc_nr_running %s\n", wl_hook_present() ?
+		   "sched_domain_shared" : wl_rq_nr_source());
+	seq_printf(m, "krp_args %s\n", wl_yes(wl_place_krp_args_known()));
+	seq_printf(m, "wf_sync %s\n", wl_yes(wl_place_wf_sync_known()));
 	return 0;
 }
 

@@ -2,8 +2,9 @@
 /*
  * wakelab: which LLC each CPU is in.
  *
- * CPUs are grouped by get_llc_id(), the cacheinfo-derived id the x86
- * topology code also uses to build the scheduler's LLC domain; an LLC is
+ * CPUs are grouped by wl_cpu_llc_id() (llc.h), the cacheinfo-derived id
+ * the x86 topology code also uses to build the scheduler's LLC domain
+ * (cpu_llc_shared_map); an LLC is
  * named by its first online CPU, like the scheduler's sd_llc_id.  The map
  * from CPU to LLC (read by the placement probes and the llc table) is
  * computed at load and again by a CPU hotplug callback whenever a CPU
@@ -33,10 +34,10 @@ static void wl_llc_map(int gone)
 	for_each_possible_cpu(cpu) {
 		first = cpu;
 		if (cpu_online(cpu) && cpu != gone &&
-		    get_llc_id(cpu) != BAD_APICID) {
+		    wl_cpu_llc_id(cpu) != BAD_APICID) {
 			for_each_online_cpu(other) {
 				if (other != gone &&
-				    get_llc_id(other) == get_llc_id(cpu)) {
+				    wl_cpu_llc_id(other) == wl_cpu_llc_id(cpu)) {
 					first = other;
 					break;
 				}

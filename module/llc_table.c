@@ -5,8 +5,9 @@
  * On a patched kernel the figures are the kernel's own: the
  * sched_domain_shared statistics that load balancing keeps
  * (sched_llc_stats_get()), and util, which it does not keep, read live.
- * On a stock kernel every figure is read live from the runqueues (rq.c);
- * what could not be located prints as "-".
+ * On a stock kernel every figure is read live from the runqueues (rq.c):
+ * nr_running counts runnable tasks, not the delayed-dequeue ones a 6.12
+ * kernel keeps queued; what could not be read prints as "-".
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -31,7 +32,7 @@ static const char * const wl_llc_col_names[] = {
 
 /**
  * struct wl_llc_row - one line of the llc file
- * @nr_running: sum of rq->nr_running, or the LLC's statistic
+ * @nr_running: sum of the CPUs' runnable tasks, or the LLC's statistic
  * @load: sum of root cfs_rq load_avg, or the LLC's statistic
  * @util: sum of root cfs_rq util_avg
  * @capacity: sum of CPU capacities, or the LLC's statistic
@@ -48,23 +49,22 @@ struct wl_llc_row {
 
 static void wl_llc_live_row(const struct cpumask *cpus, struct wl_llc_row *r)
 {
-	bool have_nr = wl_rq_located(), have_pelt = wl_rq_pelt_located();
+	bool have = wl_rq_located();
 	int cpu;
 
 	memset(r, 0, sizeof(*r));
 	for_each_cpu(cpu, cpus) {
 		r->nr_cpus++;
 		r->capacity += arch_scale_cpu_capacity(cpu);
-		if (have_nr)
-			r->nr_running += wl_rq_nr_running(cpu);
-		if (have_pelt) {
+		if (have) {
+			r->nr_running += wl_rq_nr_runnable(cpu);
 			r->load += wl_rq_load_avg(cpu);
 			r->util += wl_rq_util_avg(cpu);
 		}
 	}
-	r->have_nr = have_nr;
-	r->have_load = have_pelt;
-	r->have_util = have_pelt;
+	r->have_nr = have;
+	r->have_load = have;
+	r->have_util = have;
 }
 
 #ifdef WAKELAB_HAVE_HOOK
@@ -99,8 +99,10 @@ static bool wl_llc_kernel_row(int first, struct wl_llc_row *r)
 
 static void wl_llc_source(struct seq_file *m)
 {
-	seq_puts(m, "# source: tracepoint-fed per-CPU cache: per-CPU figures read live from runqueues located through sched_update_nr_running_tp and pelt_cfs_tp at load time\n");
-	seq_puts(m, "# nr_running: sum of rq->nr_running (all classes)\n");
+	seq_printf(m, "# source: per-CPU figures read live from the runqueues through the kernel's own layout (%s), confirmed through sched_update_nr_running_tp at load (%s)\n",
+		   wl_rq_layout(), wl_rq_reason());
+	seq_printf(m, "# nr_running: sum of runnable tasks, all classes, delayed-dequeue ones not counted (%s)\n",
+		   wl_rq_nr_source());
 	seq_puts(m, "# load, util: sums of the root cfs_rq PELT load_avg and util_avg\n");
 	seq_puts(m, "# capacity: sum of arch_scale_cpu_capacity() (not reduced by RT/IRQ pressure)\n");
 }

@@ -7,9 +7,11 @@
  * "method"; see docs/results.md for the measured cost of each):
  *
  *  - kretprobe: a kretprobe on select_task_rq_fair().  The entry handler
- *    keeps prev_cpu and WF_SYNC from the arguments, the return handler
- *    reads the chosen CPU; both run on the waker's CPU with p->pi_lock
- *    held.  Sees exactly the fair-class wakeup placements (WF_TTWU).
+ *    keeps prev_cpu and WF_SYNC from the arguments (their order and
+ *    WF_SYNC's value come from the target kernel, layout.h), the return
+ *    handler reads the chosen CPU; both run on the waker's CPU with
+ *    p->pi_lock held and interrupts off.  Sees exactly the fair-class
+ *    wakeup placements (wakee TASK_WAKING).
  *  - tracepoint: sched_waking (waker CPU, previous CPU) and
  *    sched_migrate_task (the new CPU when the wakee moves), both fired on
  *    the waker's CPU inside try_to_wake_up().  Cheaper, but blind to
@@ -42,9 +44,30 @@
 #include "place.h"
 #include "probe.h"
 
-/* From kernel/sched/sched.h (not in the headers modules see). */
-#define WL_WF_TTWU	0x08
-#define WL_WF_SYNC	0x10
+#include "layout.h"
+
+/*
+ * select_task_rq_fair()'s parameters (p, prev_cpu, wake_flags), in the
+ * target kernel's order, and its WF_SYNC (kernel/sched/sched.h), both
+ * from layout.h.  Without the parameters the kretprobe method is refused
+ * at load; without WF_SYNC the sync column is "-".
+ */
+#if defined(WL_STRF_ARG_P) && defined(WL_STRF_ARG_PREV_CPU) && \
+	defined(WL_STRF_ARG_WAKE_FLAGS)
+#define WL_KRP_ARGS_KNOWN	true
+#else
+#define WL_KRP_ARGS_KNOWN	false
+/* Placeholders that keep the handler compiled; it is never registered. */
+#define WL_STRF_ARG_P		0
+#define WL_STRF_ARG_PREV_CPU	0
+#define WL_STRF_ARG_WAKE_FLAGS	0
+#endif
+
+#ifdef WL_WF_SYNC
+#define WL_SYNC_FLAG		WL_WF_SYNC
+#else
+#define WL_SYNC_FLAG		0
+#endif
 
 static char *method = "tracepoint";
 module_param(method, charp, 0444);
@@ -214,18 +237,26 @@ struct wl_krp_data {
 	int sync;
 };
 
+/*
+ * Entry of select_task_rq_fair(), p->pi_lock held, interrupts off.  A
+ * wakeup is told from fork and exec balancing by the wakee's state:
+ * try_to_wake_up() sets TASK_WAKING before it calls select_task_rq(),
+ * which needs no WF_TTWU value.
+ */
 static int wl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct wl_krp_data *d = (struct wl_krp_data *)ri->data;
-	unsigned long flags = regs_get_kernel_argument(regs, 2);
+	struct task_struct *p = (struct task_struct *)
+		regs_get_kernel_argument(regs, WL_STRF_ARG_P);
+	unsigned long flags;
 
 	/* Disabled, or fork/exec balancing: no return handler. */
-	if (!READ_ONCE(wl_enabled) || !(flags & WL_WF_TTWU))
+	if (!READ_ONCE(wl_enabled) || READ_ONCE(p->__state) != TASK_WAKING)
 		return 1;
-	d->row = wl_place_begin((struct task_struct *)
-				regs_get_kernel_argument(regs, 0));
-	d->prev = regs_get_kernel_argument(regs, 1);
-	d->sync = (flags & WL_WF_SYNC) && !(current->flags & PF_EXITING);
+	flags = regs_get_kernel_argument(regs, WL_STRF_ARG_WAKE_FLAGS);
+	d->row = wl_place_begin(p);
+	d->prev = regs_get_kernel_argument(regs, WL_STRF_ARG_PREV_CPU);
+	d->sync = (flags & WL_SYNC_FLAG) && !(current->flags & PF_EXITING);
 	return 0;
 }
 
@@ -332,6 +363,24 @@ enum wl_method wl_place_method(void)
 	return wl_method;
 }
 
+/* Whether the method sees WF_SYNC (the sync column). */
+bool wl_place_sees_sync(void)
+{
+	return wl_method == WL_METHOD_KRETPROBE && WL_SYNC_FLAG;
+}
+
+/* Whether select_task_rq_fair()'s parameter order is known. */
+bool wl_place_krp_args_known(void)
+{
+	return WL_KRP_ARGS_KNOWN;
+}
+
+/* Whether WF_SYNC's value is known. */
+bool wl_place_wf_sync_known(void)
+{
+	return WL_SYNC_FLAG;
+}
+
 /* Whether this kernel reports wake_affine() decisions. */
 bool wl_place_has_decisions(void)
 {
@@ -404,6 +453,10 @@ int wl_place_init(void)
 	size_t i;
 
 	if (!strcmp(method, "kretprobe")) {
+		if (!WL_KRP_ARGS_KNOWN) {
+			pr_err("method kretprobe needs select_task_rq_fair()'s parameters from the kernel's BTF (build with WAKELAB_BTF)\n");
+			return -EOPNOTSUPP;
+		}
 		wl_method = WL_METHOD_KRETPROBE;
 	} else if (!strcmp(method, "tracepoint")) {
 		wl_method = WL_METHOD_TRACEPOINT;

@@ -13,35 +13,35 @@
 struct task_struct;
 
 /* Columns of the placement table (WL_WAKEUPS, WL_WAKER_CPU, ...). */
-#define WL_PLACE_ENUM(id, name)		WL_##id,
+#define WL_PLACE_ENUM(id, ...)		WL_##id,
 enum wl_place_col {
 	WAKELAB_PLACEMENT_COLUMNS(WL_PLACE_ENUM)
 	WL_NR_COLS
 };
 
 /* Columns of the decisions table. */
-#define WL_DECISION_ENUM(id, name)	WL_DECISION_##id,
+#define WL_DECISION_ENUM(id, ...)	WL_DECISION_##id,
 enum wl_decision_col {
 	WAKELAB_DECISIONS_COLUMNS(WL_DECISION_ENUM)
 	WL_NR_DECISION_COLS
 };
 
 /* Rows of the decisions table: the kernel's enum wake_affine_rule. */
-#define WL_RULE_ENUM(id, name)		WL_RULE_##id,
+#define WL_RULE_ENUM(id, ...)		WL_RULE_##id,
 enum wl_rule {
 	WAKELAB_RULES(WL_RULE_ENUM)
 	WL_NR_RULES
 };
 
 /* Columns of the oldcheck table (WL_AGREE, WL_DISAGREE, WL_STALE). */
-#define WL_CHECK_COL_ENUM(id, name)	WL_##id,
+#define WL_CHECK_COL_ENUM(id, ...)	WL_##id,
 enum wl_check_col {
 	WAKELAB_OLDCHECK_COLUMNS(WL_CHECK_COL_ENUM)
 	WL_NR_CHECK_COLS
 };
 
 /* Rows of the oldcheck table. */
-#define WL_CHECK_ENUM(id, name)		WL_CHECK_##id,
+#define WL_CHECK_ENUM(id, ...)		WL_CHECK_##id,
 enum wl_check {
 	WAKELAB_OLDCHECK_ROWS(WL_CHECK_ENUM)
 	WL_NR_CHECKS
@@ -85,6 +85,9 @@ void wl_place_disable(void);
 bool wl_place_enabled(void);
 enum wl_method wl_place_method(void);
 bool wl_place_has_decisions(void);
+bool wl_place_sees_sync(void);
+bool wl_place_krp_args_known(void);
+bool wl_place_wf_sync_known(void);
 struct wl_counters __percpu *wl_place_counters(void);
 
 void wl_place_set_row(int row);

@@ -16,6 +16,15 @@
  * @name: what the policy file shows and accepts
  * @select: the decision, same contract as wake_affine_policy.select
  * @doc: one line for docs/module.md and the policy file's comment
+ *
+ * Context of @select: wake_affine(), inside select_task_rq_fair() on the
+ * waker's CPU, with the wakee's p->pi_lock (a raw spinlock) held and
+ * interrupts off, inside rcu_read_lock(); on PREEMPT_RT too.  So: no
+ * sleeping, no spinlock_t, mutex or rwlock_t (they sleep on PREEMPT_RT),
+ * no memory allocation (it may take a spinlock_t on PREEMPT_RT, even with
+ * GFP_ATOMIC), no printk; only this CPU's per-CPU data, READ_ONCE() of
+ * shared values and the lockless helpers of <linux/sched/wake_affine.h>.
+ * The placement and decision probes (place.c) run in the same context.
  */
 struct wl_policy {
 	const char *name;

@@ -9,8 +9,8 @@
  * kernel/sched/fair.c of the patched 6.1 kernel, built on the helpers the
  * series exports.  A policy answers args->this_cpu (pull the wakee to the
  * waker) or args->prev_cpu (leave it); "kernel" answers -1, leaving the
- * decision to the sched features.  Every select() runs with preemption
- * disabled inside rcu_read_lock() and must not sleep.
+ * decision to the sched features.  Every select() runs in the context
+ * policies.h describes: raw p->pi_lock held, interrupts off.
  */
 #include <linux/errno.h>
 #include <linux/sched.h>
@@ -78,8 +78,20 @@ bool wl_cpu_idle(int cpu)
 	return available_idle_cpu(cpu);
 }
 
+/*
+ * The count wake_affine_idle()'s sync test compares with 1: where the
+ * kernel has delayed dequeue, its header provides sched_cpu_nr_runnable()
+ * (rq->nr_running less the delayed-dequeue tasks, as the kernel's own test
+ * reads it); elsewhere rq->nr_running.
+ */
+#ifdef sched_cpu_nr_runnable
+#define wl_cpu_nr_sync(cpu)	sched_cpu_nr_runnable(cpu)
+#else
+#define wl_cpu_nr_sync(cpu)	sched_cpu_nr_running(cpu)
+#endif
+
 /**
- * wl_wa_idle() - wake_affine_idle()
+ * wl_wa_idle() - wake_affine_idle() of the kernel built for
  * @args: the question
  *
  * Return: this_cpu, prev_cpu, or -1 for no opinion.
@@ -90,7 +102,7 @@ int wl_wa_idle(const struct wake_affine_args *args)
 
 	if (wl_cpu_idle(this_cpu) && cpus_share_cache(this_cpu, prev_cpu))
 		return wl_cpu_idle(prev_cpu) ? prev_cpu : this_cpu;
-	if (args->sync && sched_cpu_nr_running(this_cpu) == 1)
+	if (args->sync && wl_cpu_nr_sync(this_cpu) == 1)
 		return this_cpu;
 	if (wl_cpu_idle(prev_cpu))
 		return prev_cpu;
@@ -260,7 +272,7 @@ const struct wl_policy wl_policy_weight = {
 const struct wl_policy wl_policy_idle_weight = {
 	.name	= "idle+weight",
 	.select	= wl_select_idle_weight,
-	.doc	= "idle, then weight when idle has no opinion (the 6.1 default)",
+	.doc	= "idle, then weight when idle has no opinion (the kernel's default)",
 };
 
 const struct wl_policy wl_policy_always = {

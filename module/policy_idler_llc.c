@@ -17,10 +17,11 @@
  *  1. copy this file to policy_<name>.c and rename wl_policy_idler_llc;
  *  2. write select(): return args->this_cpu to pull the wakee to the
  *     waker, args->prev_cpu to leave it, -1 to let the sched features
- *     decide.  It runs with preemption disabled inside rcu_read_lock():
- *     no sleeping, no locks a wakeup might hold.  Read the scheduler
- *     through sched_llc_stats_get(), sched_cpu_load(),
- *     sched_cpu_capacity(), sched_cpu_nr_running(), sched_task_load(),
+ *     decide.  It runs under the raw p->pi_lock with interrupts off, on
+ *     PREEMPT_RT too (policies.h): no sleeping, no spinlock_t, no
+ *     allocation.  Read the scheduler through sched_llc_stats_get(),
+ *     sched_cpu_load(), sched_cpu_capacity(), sched_cpu_nr_running(),
+ *     sched_cpu_nr_runnable() (where defined), sched_task_load(),
  *     cpus_share_cache() and the helpers in policy_builtin.c; the tunables
  *     bias and imbalance_pct are wl_bias and wl_pct(args);
  *  3. declare it in policies.h, add it to wl_policies[] in policy.c, the

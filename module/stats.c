@@ -152,7 +152,7 @@ static const char *wl_method_name(void)
 
 int wl_placement_show(struct seq_file *m, void *v)
 {
-	bool sync = wl_place_method() == WL_METHOD_KRETPROBE;
+	bool sync = wl_place_sees_sync();
 	struct wl_counters *sum = wl_stats_sum();
 	int row, col;
 
@@ -164,7 +164,7 @@ int wl_placement_show(struct seq_file *m, void *v)
 	seq_printf(m, "# enabled: %d missed: %lu\n", wl_place_enabled(),
 		   wl_krp_missed());
 	if (!sync)
-		seq_puts(m, "# sync: not visible to this method (-)\n");
+		seq_puts(m, "# sync: not visible to this method, or WF_SYNC unknown (-)\n");
 	wl_table_header(m, WAKELAB_PLACEMENT_KEY, wl_col_names, WL_NR_COLS);
 	for (row = 0; row < wl_policy_count(); row++) {
 		seq_puts(m, wl_policy_name(row));

@@ -20,57 +20,30 @@ wl_info() {
 # shellcheck source=scripts/options.sh
 . "$WL_TOP/scripts/options.sh"
 
-# The ABI of Debian's 6.1 kernel, e.g. "6.1.0-57-amd64", taken from the
-# installed linux-headers-amd64 meta package's dependency: the kernel the
-# VM boots, and the one every VM build is for.
-wl_kver() {
-	local v
-	v=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
-	    grep -o 'linux-headers-[0-9][^ ,]*-amd64' | head -n 1)
-	v=${v#linux-headers-}
-	if [ -z "$v" ]; then
-		v=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null |
-		    sort -V | tail -n 1)
-		v=${v##*/linux-headers-}
-	fi
-	[ -n "$v" ] || wl_die "linux-headers-amd64 is not installed: run 'make deps'"
-	echo "$v"
-}
+# The kernel table and how each kernel is obtained.
+# shellcheck source=scripts/kernels.sh
+. "$WL_TOP/scripts/kernels.sh"
 
-# The kernel `make module` builds for: the running one when its build
-# tree exists under MODULES_DIR (default /lib/modules), else wl_kver.
-wl_module_kver() {
-	local mods=${1:-/lib/modules} run
+# The extracted Debian source that provides the kselftest framework and
+# checkpatch.pl: the one of the base of the kernel named "stock".
+WL_KSRC=${WL_KSRC:-$(wl_kernel stock && wl_source_dir "$WK_BASE")}
+
+# wl_module_vars [NAME]: the make variables `make module` builds with:
+# KDIR, the tree of kernel NAME (without NAME: the running kernel's build
+# tree when it has one, else the stock kernel's), and for a Debian image
+# WAKELAB_BTF and WAKELAB_KSRC, where module/Kbuild reads the kernel's
+# private layouts from.  WL_MODULES_DIR replaces /lib/modules (tests).
+wl_module_vars() {
+	local run mods=${WL_MODULES_DIR:-/lib/modules}
 	run=$(uname -r)
-	if [ -e "$mods/$run/build/Makefile" ]; then
-		echo "$run"
-	else
-		wl_kver
+	if [ -z "${1:-}" ] && [ -e "$mods/$run/build/Makefile" ]; then
+		echo "KDIR=$mods/$run/build"
+		return
 	fi
-}
-
-# Extracted Debian linux-source-6.1 tree (kselftest headers, checkpatch.pl).
-WL_KSRC=${WL_KSRC:-$WL_CACHE/linux-source-6.1}
-
-# Extracted stock image for ABI $1.
-wl_stock_root() {
-	echo "$WL_CACHE/stock/$1"
-}
-
-wl_stock_kernel() {
-	echo "$(wl_stock_root "$1")/boot/vmlinuz-$1"
-}
-
-# Built patched and debug kernels (scripts/kernel/build [--debug]).
-WL_PATCHED=${WL_PATCHED:-$WL_CACHE/kernel/build}
-WL_DEBUG_BUILD=${WL_DEBUG_BUILD:-$WL_CACHE/kernel/build-debug}
-
-wl_patched_kernel() {
-	echo "$WL_PATCHED/arch/x86/boot/bzImage"
-}
-
-wl_patched_release() {
-	cat "$WL_PATCHED/include/config/kernel.release" 2>/dev/null
+	wl_kernel_paths "${1:-stock}"
+	echo "KDIR=$WK_KDIR"
+	[ -z "$WK_BTF" ] || echo "WAKELAB_BTF=$WK_BTF"
+	[ "$WK_KIND" != image ] || echo "WAKELAB_KSRC=$(wl_source_dir "$WK_BASE")"
 }
 
 # The programs the kselftest runner must report on every kernel: selftests/

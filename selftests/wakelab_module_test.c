@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "../kselftest_harness.h"
+#include "wl/features.h"
 #include "wl/module.h"
 #include "wl/topo.h"
 #include "wl/util.h"
@@ -44,6 +45,7 @@ FIXTURE(wl) {
 	const char *skip;
 	bool loaded_here;
 	bool hook;
+	int delay_dequeue;	/* DELAY_DEQUEUE to restore, or -1 */
 	struct wl_table *a, *b;
 };
 
@@ -61,6 +63,7 @@ FIXTURE_VARIANT_ADD(wl, kretprobe) {
 
 FIXTURE_SETUP(wl)
 {
+	self->delay_dequeue = -1;
 	self->a = wl_table_new();
 	self->b = wl_table_new();
 	ASSERT_TRUE(self->a && self->b);
@@ -76,6 +79,9 @@ FIXTURE_SETUP(wl)
 
 FIXTURE_TEARDOWN(wl)
 {
+	if (self->delay_dequeue >= 0)
+		EXPECT_EQ(0, wl_sched_feat_set("DELAY_DEQUEUE",
+					       self->delay_dequeue));
 	if (!access("/sys/module/wakelab/parameters/test_sum_delay_ms", W_OK))
 		wl_write_str("/sys/module/wakelab/parameters/test_sum_delay_ms",
 			     "0");
@@ -476,6 +482,16 @@ TEST_F_TIMEOUT(wl, one_llc_placement_after_hotplug, 120)
 			second = i;
 	}
 	hotplug_cycle(_metadata, llc_b);
+	/*
+	 * With EEVDF's delayed dequeue (6.12) a wakee that is still queued
+	 * is woken in place by ttwu_runnable(), without a placement, and
+	 * few wakees move: the test needs moves, so DELAY_DEQUEUE is off
+	 * while it runs (the teardown restores it).
+	 */
+	if (wl_sched_feat_get("DELAY_DEQUEUE") == 1) {
+		ASSERT_EQ(0, wl_sched_feat_set("DELAY_DEQUEUE", false));
+		self->delay_dequeue = 1;
+	}
 	ASSERT_EQ(0, pipe(res));
 	ASSERT_EQ(0, wl_knob_set("reset", "1"));
 	h = roaming_hog(first, second);

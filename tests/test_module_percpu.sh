@@ -11,7 +11,8 @@
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-kdir=/lib/modules/$(wl_kver)/build
+wl_kernel_paths stock
+kdir=$WK_KDIR
 echo "TAP version 13"
 echo "1..2"
 

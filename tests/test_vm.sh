@@ -6,8 +6,10 @@
 # the reason, bad options are refused, the default topology has >= 2 LLCs,
 # the selftests reach the guest through the in-tree (lib.mk) install, the
 # accelerator is TCG unless KVM is asked for, the guest's /init
-# (scripts/guest/init) prints the LLC groups through wl_topo, and a guest
-# that would have no wakelab.ko is refused unless asked for.
+# (scripts/guest/init) prints the LLC groups through wl_topo, a guest
+# that would have no wakelab.ko is refused unless asked for, a kernel name
+# the table does not know is refused, and an image that compresses its
+# modules (6.12's .ko.xz) still gets a loadable sctp.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +32,7 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..18"
 
 # The console goes to $out (not --quiet): /init's lines are checked.
 $top/scripts/vm -- true >"$out" 2>&1; rc=$?
@@ -70,6 +72,15 @@ $top/scripts/vm --quiet --kdir /nonexistent -- true >"$out" 2>&1; rc=$?
 check "vm: no build dir for wakelab.ko is a harness error (exit 125)" 125 $rc
 grep -q 'no kernel build dir at /nonexistent' "$out"
 check "vm: the missing build dir is named" 0 $?
+
+$top/scripts/vm --kernel stock-9.9 -- true >"$out" 2>&1; rc=$?
+check "vm: an unknown kernel name is an error (exit 2)" 2 $rc
+grep -q "unknown kernel 'stock-9.9': one of stock-6.1 " "$out"
+check "vm: the error lists the table's kernels" 0 $?
+$top/scripts/vm --quiet --no-module --kernel stock-6.12 -- \
+	'modprobe sctp && grep -q "^sctp " /proc/modules' >"$out" 2>&1; rc=$?
+[ "$rc" = 0 ] || sed 's/^/# /' "$out" | tail -n 20
+check "vm: stock-6.12 (modules .ko.xz): modprobe sctp loads it" 0 $rc
 
 echo "# $((n - fails)) of $n passed"
 [ "$fails" = 0 ]

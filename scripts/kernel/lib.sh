@@ -1,21 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# What scripts/kernel/build and scripts/kernel/check-series share: the
-# repository that holds Debian's source as its base commit, the series in
-# patches/, the build environment (ccache, fixed identity) and configuring
-# a build directory from "make tinyconfig" plus a fragment, every line of
-# which must survive Kconfig.  Sourced after scripts/lib.sh, never executed.
+# What scripts/kernel/build and scripts/kernel/check-series share: per
+# base (a kernel series of scripts/kernels), the repository that holds
+# Debian's source as its base commit and the series in patches/<base>/;
+# the build environment (ccache, fixed identity) and configuring a build
+# directory from "make tinyconfig" plus fragments, every line of which must
+# survive Kconfig.  Sourced after scripts/lib.sh, never executed.
 
-WL_KROOT=$WL_CACHE/kernel
-WL_KREPO=$WL_KROOT/src		# git repository, HEAD = base + series
-WL_PATCHDIR=$WL_TOP/patches
 WL_FRAGMENT=$WL_TOP/scripts/kernel/wakelab.config
 WL_BASE_TAG=wakelab-base
 WL_GIT_ID=(-c user.name="wakelab developers" -c user.email="dev@wakelab.invalid"
 	   -c core.autocrlf=false -c gc.auto=0 -c advice.detachedHead=false)
 
-export CCACHE_DIR=${CCACHE_DIR:-$WL_CACHE/ccache}
-export CCACHE_BASEDIR=$WL_KROOT
+# The compiler cache lives outside the clone, so a fresh clone on the same
+# machine builds its kernels warm.
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/wakelab/ccache}
 export CCACHE_NOHASHDIR=1
 export LOCALVERSION=		# set and empty: no "+" from setlocalversion
 export KBUILD_BUILD_USER=wakelab KBUILD_BUILD_HOST=wakelab
@@ -31,15 +30,49 @@ wl_use_ccache() {
 	fi
 }
 
-# The patch files patches/series lists, in order, one path a line.
+# wl_kbase BASE: set the per-base paths: WL_KROOT (.cache/kernel/BASE),
+# WL_KREPO (its git repository: HEAD = base commit + series) and
+# WL_PATCHDIR (patches/BASE).
+wl_kbase() {
+	WL_KROOT=$WL_CACHE/kernel/$1
+	WL_KREPO=$WL_KROOT/src
+	WL_PATCHDIR=$WL_TOP/patches/$1
+	export CCACHE_BASEDIR=$WL_KROOT
+}
+
+# The patch files patches/<base>/series lists, in order, one path a line.
 wl_series_files() {
 	local f
 	[ -f "$WL_PATCHDIR/series" ] || return 0
 	while read -r f _; do
 		case $f in ''|'#'*) continue ;; esac
-		[ -f "$WL_PATCHDIR/$f" ] || wl_die "patches/series names missing $f"
+		[ -f "$WL_PATCHDIR/$f" ] ||
+			wl_die "${WL_PATCHDIR#"$WL_TOP"/}/series names missing $f"
 		echo "$WL_PATCHDIR/$f"
 	done < "$WL_PATCHDIR/series"
+}
+
+# wl_merge_fragments OUT FRAGMENT...: OUT = the fragments merged in order,
+# each one's options (set or unset) replacing the earlier ones'.  OUT is
+# rewritten only when its content changes.
+wl_merge_fragments() {
+	local out=$1 f opts
+	shift
+	: > "$out.new"
+	for f in "$@"; do
+		opts=$(sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/\1/p' \
+			      -e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1/p' "$f")
+		if [ -n "$opts" ]; then
+			grep -v -w -F -f <(printf '%s\n' "$opts") "$out.new" > "$out.tmp" || true
+			mv "$out.tmp" "$out.new"
+		fi
+		{ echo "# --- ${f#"$WL_TOP"/}"; grep -v '^# ---' "$f"; } >> "$out.new"
+	done
+	if cmp -s "$out.new" "$out"; then
+		rm -f "$out.new"
+	else
+		mv "$out.new" "$out"
+	fi
 }
 
 # wl_kmake SRC BUILD MAKE-ARGS...: kbuild of SRC out of tree in BUILD.
@@ -50,7 +83,8 @@ wl_kmake() {
 }
 
 # wl_check_config BUILD FRAGMENT: every line of FRAGMENT is in BUILD/.config
-# as written.
+# as written ("is not set" is also met by an option .config does not
+# list).
 wl_check_config() {
 	local line opt want got bad=0
 	while read -r line; do
@@ -61,6 +95,8 @@ wl_check_config() {
 		*) continue ;;
 		esac
 		got=$(grep -E "^(# )?$opt[= ]" "$1/.config" || true)
+		# An option Kconfig does not show (or the tree lacks) is unset.
+		[ -n "$got" ] || [ "$want" != "# $opt is not set" ] || continue
 		if [ "$got" != "$want" ]; then
 			echo "${0##*/}: error: fragment asks '$want', .config has '${got:-nothing}'" >&2
 			bad=1

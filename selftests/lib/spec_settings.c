@@ -312,7 +312,7 @@ static int wl_check_item(struct wl_state *st, const struct wl_spec *sp,
 		if (wl_feature_state(text, it->key) < 0) {
 			if (!strcmp(it->key, "WA_OLD"))
 				return wl_err(err, elen,
-					      "spec '%s': this kernel has no sched feature WA_OLD (it comes with the wakelab patch series: boot the patched kernel, KERNEL=patched)",
+					      "spec '%s': this kernel has no sched feature WA_OLD (it comes with the wakelab patch series: boot a patched-* kernel of scripts/kernels)",
 					      sp->text);
 			return wl_err(err, elen,
 				      "spec '%s': this kernel has no sched feature %s (see %s)",
@@ -332,7 +332,7 @@ static int wl_check_item(struct wl_state *st, const struct wl_spec *sp,
 			if (wl_read_text(path, text, sizeof(text)) ||
 			    !wl_hook_present(st, text))
 				return wl_err(err, elen,
-					      "spec '%s': this kernel has no wakelab policy hook (module policies need the patched kernel, KERNEL=patched)",
+					      "spec '%s': this kernel has no wakelab policy hook (module policies need a patched-* kernel of scripts/kernels)",
 					      sp->text);
 			if (!wl_policy_listed(text, it->value)) {
 				struct wl_policy_list pol;
