@@ -565,30 +565,6 @@ static int pp_pair(const cpu_set_t *a, const cpu_set_t *b, int res,
 	return pid[0] > 0 && pid[1] > 0 ? 0 : -ECHILD;
 }
 
-/* A child hopping between CPUs @a and @b every 5 ms until killed. */
-static pid_t roaming_hog(int a, int b)
-{
-	struct timespec t0, t;
-	cpu_set_t set;
-	pid_t pid = fork();
-	int i;
-
-	if (pid)
-		return pid;
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	for (i = 0;; i++) {
-		CPU_ZERO(&set);
-		CPU_SET(i % 2 ? b : a, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			_exit(1);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		do
-			clock_gettime(CLOCK_MONOTONIC, &t);
-		while ((t.tv_sec - t0.tv_sec) * 1000000000L +
-		       t.tv_nsec - t0.tv_nsec < 5000000L);
-	}
-}
-
 static void llc_cpuset(const struct wl_topo *t, int g, cpu_set_t *set)
 {
 	int i;
@@ -632,8 +608,8 @@ static long workload(const struct wl_topo *t)
 	    pp_pair(&last, &last, res[1], l))
 		return -1;
 	if (t->llc_size[n] > 1)
-		hog = roaming_hog(t->cpu[t->llc_start[n]],
-				  t->cpu[t->llc_start[n] + 1]);
+		hog = wl_roaming_hog(t->cpu[t->llc_start[n]],
+				     t->cpu[t->llc_start[n] + 1]);
 	close(res[1]);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += PP_SECS;

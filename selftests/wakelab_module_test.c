@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -425,34 +424,6 @@ static void hotplug_cycle(struct __test_metadata *_metadata, const bool *llc)
 }
 
 /*
- * A child that spins on CPU @a for 5 ms, then on @b, and so on until
- * killed (it dies with its parent): the tasks sharing those CPUs keep
- * being woken where it just arrived, and move.
- */
-static pid_t roaming_hog(int a, int b)
-{
-	struct timespec t0, t;
-	cpu_set_t set;
-	pid_t pid = fork();
-	int i;
-
-	if (pid)
-		return pid;
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	for (i = 0;; i++) {
-		CPU_ZERO(&set);
-		CPU_SET(i % 2 ? b : a, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			_exit(1);
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		do
-			clock_gettime(CLOCK_MONOTONIC, &t);
-		while ((t.tv_sec - t0.tv_sec) * 1000000000L +
-		       t.tv_nsec - t0.tv_nsec < 5000000L);
-	}
-}
-
-/*
  * Wakeups inside one LLC after one of its CPUs went offline and came back
  * (the probes enabled in between, the llc file unread): a pipe ping-pong
  * and a busy task that hops between two CPUs of that LLC every 5 ms, all
@@ -494,7 +465,7 @@ TEST_F_TIMEOUT(wl, one_llc_placement_after_hotplug, 120)
 	}
 	ASSERT_EQ(0, pipe(res));
 	ASSERT_EQ(0, wl_knob_set("reset", "1"));
-	h = roaming_hog(first, second);
+	h = wl_roaming_hog(first, second);
 	ASSERT_LT(0, h);
 	ASSERT_EQ(0, pipe(ab));
 	ASSERT_EQ(0, pipe(ba));

@@ -191,3 +191,26 @@ pid_t wl_hog(int cpu)
 	for (;;)
 		;
 }
+
+pid_t wl_roaming_hog(int a, int b)
+{
+	struct timespec t0, t;
+	cpu_set_t set;
+	pid_t pid = fork();
+	int i;
+
+	if (pid)
+		return pid < 0 ? -errno : pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	for (i = 0;; i++) {
+		CPU_ZERO(&set);
+		CPU_SET(i % 2 ? b : a, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			_exit(1);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000000000L +
+		       t.tv_nsec - t0.tv_nsec < 5000000L);
+	}
+}

@@ -61,4 +61,11 @@ int wl_cpu_set_online(int cpu, bool on);
  */
 pid_t wl_hog(int cpu);
 
+/*
+ * A child that spins on CPU @a for 5 ms, then on @b, and so on until
+ * killed (and killed with its parent): the tasks sharing those CPUs keep
+ * being woken where it just arrived, and move.  Its pid, or -errno.
+ */
+pid_t wl_roaming_hog(int a, int b);
+
 #endif /* WL_UTIL_H */
