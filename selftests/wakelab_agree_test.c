@@ -512,31 +512,8 @@ TEST_F_TIMEOUT(agree, llc_agrees_with_kernel, 120)
 
 /* ---- placement ------------------------------------------------------------ */
 
-/* One side of a pipe ping-pong: see wakelab_module_test.c's pp_side(). */
-static void pp_side(const cpu_set_t *set, int in, int out, int res, int secs)
-{
-	time_t end = time(NULL) + secs;
-	struct rusage ru;
-	long trips = 0;
-	char c = 0;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (sched_setaffinity(0, sizeof(*set), set))
-		_exit(2);
-	if (secs) {
-		while (time(NULL) < end && write(out, &c, 1) == 1 &&
-		       read(in, &c, 1) == 1)
-			trips++;
-		close(out);
-	} else {
-		while (read(in, &c, 1) == 1 && write(out, &c, 1) == 1)
-			trips++;
-	}
-	if (getrusage(RUSAGE_SELF, &ru))
-		_exit(3);
-	_exit(write(res, &ru.ru_nvcsw, sizeof(ru.ru_nvcsw)) ==
-	      sizeof(ru.ru_nvcsw) ? 0 : 4);
-}
+/* The starter of a pair runs for the workload's PP_SECS. */
+static const struct wl_pingpong_end pp_end = { PP_SECS, 0, PP_SECS };
 
 /* A ping-pong pair on @a and @b: the starter's pid in @pid[0]. */
 static int pp_pair(const cpu_set_t *a, const cpu_set_t *b, int res,
@@ -550,13 +527,13 @@ static int pp_pair(const cpu_set_t *a, const cpu_set_t *b, int res,
 	if (!pid[0]) {
 		close(ab[0]);
 		close(ba[1]);
-		pp_side(a, ba[0], ab[1], res, PP_SECS);
+		wl_pingpong_side(a, ba[0], ab[1], res, &pp_end);
 	}
 	pid[1] = fork();
 	if (!pid[1]) {
 		close(ab[1]);
 		close(ba[0]);
-		pp_side(b, ab[0], ba[1], res, 0);
+		wl_pingpong_side(b, ab[0], ba[1], res, NULL);
 	}
 	close(ab[0]);
 	close(ab[1]);
@@ -587,7 +564,8 @@ static long workload(const struct wl_topo *t)
 	cpu_set_t all, last, alt[2];
 	pid_t f[2], l[2], hog = -1;
 	int res[2], i, st, n = t->nllc - 1;
-	long total = 0, v;
+	struct wl_pingpong v;
+	long total = 0;
 	struct timespec end, now;
 
 	CPU_ZERO(&all);
@@ -635,7 +613,7 @@ static long workload(const struct wl_topo *t)
 		if (read(res[0], &v, sizeof(v)) != sizeof(v))
 			total = -1;
 		else if (total >= 0)
-			total += v;
+			total += v.sleeps;
 	}
 	close(res[0]);
 	return total;

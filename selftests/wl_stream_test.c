@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "wl/clock.h"
 #include "wl/json_read.h"
 #include "wl/module.h"
 #include "wl/util.h"
@@ -774,35 +775,6 @@ TEST_F(engine, nofile_limit)
 		TH_LOG("%s", r->err);
 }
 
-/*
- * SIGTERM in the middle of a run: wl_stream exits 1 within seconds and has
- * reaped every worker -- as a child subreaper we would inherit any orphan.
- */
-TEST_F(engine, sigterm_reaps_all)
-{
-	char *argv[] = { "wl_stream", "-n", "cpus", "-l", "60", "-W", "0",
-			 NULL };
-	struct wlt_run *r = self->run;
-	struct timespec ts = { 1, 500000000 };
-	int ofd, efd, st;
-	pid_t pid, orphan;
-	time_t t0;
-
-	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
-	pid = wlt_spawn(argv, &ofd, &efd);
-	ASSERT_LT(0, pid);
-	nanosleep(&ts, NULL);
-	t0 = time(NULL);
-	ASSERT_EQ(0, kill(pid, SIGTERM));
-	wlt_collect(r, pid, ofd, efd);
-	EXPECT_GE(10, time(NULL) - t0);
-	EXPECT_EQ(1, wlt_exit(r)) TH_LOG("%s", r->err);
-	EXPECT_NE(NULL, strstr(r->err, "signal")) TH_LOG("%s", r->err);
-	orphan = waitpid(-1, &st, WNOHANG);
-	EXPECT_EQ(-1, orphan) TH_LOG("orphan %d left behind", orphan);
-	EXPECT_EQ(ECHILD, errno);
-}
-
 /* Up to @max children of @parent, from /proc/PID/stat; how many. */
 static int wlt_children(pid_t parent, pid_t *pids, int max)
 {
@@ -826,6 +798,55 @@ static int wlt_children(pid_t parent, pid_t *pids, int max)
 	}
 	closedir(d);
 	return n;
+}
+
+/*
+ * Wait until @pid, a wl_stream, has @want workers (it installs its signal
+ * handlers before it forks them), polling for up to 60 s; up to @max of
+ * their pids in @kids.  How many it has.
+ */
+static int wlt_wait_workers(pid_t pid, int want, pid_t *kids, int max)
+{
+	struct timespec nap = { 0, 50000000 };
+	int i, n = 0;
+
+	for (i = 0; i < 1200; i++) {
+		n = wlt_children(pid, kids, max);
+		if (n >= want)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	return n;
+}
+
+/*
+ * SIGTERM in the middle of a run: wl_stream exits 1 within seconds and has
+ * reaped every worker -- as a child subreaper we would inherit any orphan.
+ */
+TEST_F(engine, sigterm_reaps_all)
+{
+	char *argv[] = { "wl_stream", "-n", "cpus", "-l", "60", "-W", "0",
+			 NULL };
+	int ofd, efd, st, n, want = 2 * sysconf(_SC_NPROCESSORS_ONLN);
+	struct wlt_run *r = self->run;
+	static pid_t kids[4096];
+	pid_t pid, orphan;
+	time_t t0;
+
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	pid = wlt_spawn(argv, &ofd, &efd);
+	ASSERT_LT(0, pid);
+	n = wlt_wait_workers(pid, want, kids, ARRAY_SIZE(kids));
+	t0 = time(NULL);
+	ASSERT_EQ(0, kill(pid, SIGTERM));
+	wlt_collect(r, pid, ofd, efd);
+	EXPECT_EQ(want, n) TH_LOG("workers found: %d", n);
+	EXPECT_GE(10, time(NULL) - t0);
+	EXPECT_EQ(1, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_NE(NULL, strstr(r->err, "signal")) TH_LOG("%s", r->err);
+	orphan = waitpid(-1, &st, WNOHANG);
+	EXPECT_EQ(-1, orphan) TH_LOG("orphan %d left behind", orphan);
+	EXPECT_EQ(ECHILD, errno);
 }
 
 /* TCP segments sent so far (/proc/net/snmp Tcp: OutSegs), or -1. */
@@ -856,32 +877,55 @@ static long long wlt_tcp_outsegs(void)
  * integrity ok, every instance "stalled" with no traffic, the count in
  * "stalled_instances", a warning per instance on stderr.
  */
-TEST_F(engine, stall_flagged)
+TEST_F_TIMEOUT(engine, stall_flagged, 240)
 {
-	char *argv[] = { "wl_stream", "-n", "2", "-l", "2", "-W", "3",
+	char *argv[] = { "wl_stream", "-n", "2", "-l", "2", "-W", NULL,
 			 "--json", NULL };
-	struct timespec nap = { 0, 50000000 }, after = { 7, 0 };
+	struct timespec nap = { 0, 50000000 }, after = { 0, 0 };
 	struct wlt_run *r = self->run;
 	const char *it = NULL, *e;
 	long long segs0, segs = -1;
-	int ofd, efd, i, k, n = 0, count = 0;
-	pid_t pid, kids[8];
+	int ofd, efd, i, k, warm, n = 0, count = 0;
+	pid_t pid = -1, kids[8];
+	char wstr[16];
+	double t0;
 
 	segs0 = wlt_tcp_outsegs();
 	ASSERT_LE(0, segs0) TH_LOG("no Tcp OutSegs in /proc/net/snmp");
-	pid = wlt_spawn(argv, &ofd, &efd);
-	ASSERT_LT(0, pid);
-	/* All four workers there and data flowing: the warm-up is on. */
-	for (i = 0; i < 600; i++) {
-		nanosleep(&nap, NULL);
-		n = wlt_children(pid, kids, 8);
-		segs = wlt_tcp_outsegs();
-		if (n == 4 && segs > segs0 + 200)
+	/*
+	 * The workers must be stopped inside the warm-up: where finding them
+	 * with data flowing takes longer than that (a slow kernel), run
+	 * again with a warm-up twice as long.
+	 */
+	for (warm = 3; warm <= 48; warm *= 2) {
+		snprintf(wstr, sizeof(wstr), "%d", warm);
+		argv[6] = wstr;
+		t0 = wl_now();
+		pid = wlt_spawn(argv, &ofd, &efd);
+		ASSERT_LT(0, pid);
+		/* All four workers there and data flowing: the warm-up is on. */
+		for (i = 0; i < 1200; i++) {
+			nanosleep(&nap, NULL);
+			n = wlt_children(pid, kids, 8);
+			segs = wlt_tcp_outsegs();
+			if (n == 4 && segs > segs0 + 200)
+				break;
+		}
+		for (k = 0; k < n; k++)
+			kill(kids[k], SIGSTOP);
+		if (wl_now() - t0 < warm - 1)
 			break;
+		TH_LOG("workers stopped %.1f s after the start, -W %d: again",
+		       wl_now() - t0, warm);
+		for (k = 0; k < n; k++)
+			kill(kids[k], SIGCONT);
+		kill(pid, SIGTERM);
+		wlt_collect(r, pid, ofd, efd);
+		segs0 = wlt_tcp_outsegs();
 	}
-	for (k = 0; k < n; k++)
-		kill(kids[k], SIGSTOP);
-	/* Past the warm-up's 3 s and the 2 s window, with room to spare. */
+	ASSERT_GE(48, warm) TH_LOG("workers never stopped inside the warm-up");
+	/* Past the warm-up and the 2 s window, with room to spare. */
+	after.tv_sec = warm + 4;
 	nanosleep(&after, NULL);
 	for (k = 0; k < n; k++)
 		kill(kids[k], SIGCONT);
@@ -912,17 +956,18 @@ TEST_F(engine, sigkill_workers_die)
 {
 	char *argv[] = { "wl_stream", "-n", "2", "-l", "60", "-W", "0", NULL };
 	struct wlt_run *r = self->run;
-	struct timespec ts = { 1, 500000000 };
-	int ofd, efd, st, orphans = 0, killed = 0;
+	struct timespec ts;
+	int ofd, efd, st, n, orphans = 0, killed = 0;
+	pid_t pid, kids[8];
 	time_t t0;
-	pid_t pid;
 
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
 	pid = wlt_spawn(argv, &ofd, &efd);
 	ASSERT_LT(0, pid);
-	nanosleep(&ts, NULL);
+	n = wlt_wait_workers(pid, 4, kids, ARRAY_SIZE(kids));
 	ASSERT_EQ(0, kill(pid, SIGKILL));
 	wlt_collect(r, pid, ofd, efd);
+	EXPECT_EQ(4, n) TH_LOG("workers found: %d", n);
 	EXPECT_EQ(128 + SIGKILL, wlt_exit(r));
 	/* Its 4 workers come to us, and must all be dead within seconds. */
 	t0 = time(NULL);

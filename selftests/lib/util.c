@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -213,4 +214,57 @@ pid_t wl_roaming_hog(int a, int b)
 		while ((t.tv_sec - t0.tv_sec) * 1000000000L +
 		       t.tv_nsec - t0.tv_nsec < 5000000L);
 	}
+}
+
+/* Voluntary context switches of this process so far, or -1. */
+static long wl_nvcsw(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_nvcsw;
+}
+
+/* Whether the starter of a ping-pong that began at @t0 stops now. */
+static bool wl_pingpong_done(const struct wl_pingpong_end *end,
+			     const struct timespec *t0, long sleeps)
+{
+	struct timespec t;
+	double s;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	s = t.tv_sec - t0->tv_sec + (t.tv_nsec - t0->tv_nsec) / 1e9;
+	return s >= end->max_secs || (s >= end->secs && sleeps >= end->sleeps);
+}
+
+void wl_pingpong_side(const cpu_set_t *set, int in, int out, int res,
+		      const struct wl_pingpong_end *end)
+{
+	struct wl_pingpong r = { 0, 0 };
+	long nvcsw0, nvcsw;
+	struct timespec t0;
+	char c = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	nvcsw0 = wl_nvcsw();
+	if (sched_setaffinity(0, sizeof(*set), set) || nvcsw0 < 0)
+		_exit(2);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (end) {
+		nvcsw = nvcsw0;
+		while (!wl_pingpong_done(end, &t0, nvcsw - nvcsw0) &&
+		       write(out, &c, 1) == 1 && read(in, &c, 1) == 1) {
+			/* getrusage() is a system call: not every trip. */
+			if (!(++r.trips % 64))
+				nvcsw = wl_nvcsw();
+		}
+		close(out);
+	} else {
+		while (read(in, &c, 1) == 1 && write(out, &c, 1) == 1)
+			r.trips++;
+	}
+	nvcsw = wl_nvcsw();
+	if (nvcsw < 0)
+		_exit(3);
+	r.sleeps = nvcsw - nvcsw0;
+	_exit(write(res, &r, sizeof(r)) == sizeof(r) ? 0 : 4);
 }

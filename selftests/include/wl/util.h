@@ -7,6 +7,7 @@
 #ifndef WL_UTIL_H
 #define WL_UTIL_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -67,5 +68,32 @@ pid_t wl_hog(int cpu);
  * being woken where it just arrived, and move.  Its pid, or -errno.
  */
 pid_t wl_roaming_hog(int a, int b);
+
+/*
+ * When the starter of a ping-pong stops: once @secs have passed and it has
+ * slept @sleeps times, or once @max_secs have passed, whichever is first.
+ */
+struct wl_pingpong_end {
+	int secs;
+	long sleeps;
+	int max_secs;
+};
+
+/* What a side of a ping-pong reports. */
+struct wl_pingpong {
+	long trips;
+	long sleeps;	/* voluntary context switches: wakeups received */
+};
+
+/*
+ * Be one side of a pipe ping-pong, in a child confined to @set and killed
+ * with its parent: the starter (@end not NULL) writes a byte to @out and
+ * waits for it on @in until @end says stop, then closes @out; the other
+ * echoes until end of file.  Each writes its struct wl_pingpong to @res
+ * and exits 0 (not 0 on a failure).
+ */
+void wl_pingpong_side(const cpu_set_t *set, int in, int out, int res,
+		      const struct wl_pingpong_end *end)
+	__attribute__((noreturn));
 
 #endif /* WL_UTIL_H */
