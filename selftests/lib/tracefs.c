@@ -151,18 +151,14 @@ int wl_tev_parse(const char *line, struct wl_tev *e)
 	if (line[0] == '#')
 		return 1;
 	memset(e, 0, sizeof(*e));
+	/* sched_waking and sched_wakeup share their format. */
 	ev = strstr(line, ": sched_waking: ");
-	if (ev) {
-		e->type = WL_TEV_WAKING;
-		f = wl_strrstr(ev, " pid=");
-		if (!f || sscanf(f, " pid=%d prio=%d target_cpu=%d", &e->pid,
-				 &e->prio, &e->a) != 3)
-			return -EINVAL;
-		return wl_tev_context(line, ev, e);
-	}
-	ev = strstr(line, ": sched_wakeup: ");
-	if (ev) {
+	e->type = WL_TEV_WAKING;
+	if (!ev) {
+		ev = strstr(line, ": sched_wakeup: ");
 		e->type = WL_TEV_WAKEUP;
+	}
+	if (ev) {
 		f = wl_strrstr(ev, " pid=");
 		if (!f || sscanf(f, " pid=%d prio=%d target_cpu=%d", &e->pid,
 				 &e->prio, &e->a) != 3)
