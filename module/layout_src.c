@@ -21,33 +21,39 @@
 
 #include "sched.h"
 
-/* The offset of @mem in struct @str as @sym, its size as @sym_SIZE. */
-#define FIELD(sym, str, mem)						\
-	do {								\
-		OFFSET(sym, str, mem);					\
-		DEFINE(sym##_SIZE, sizeof_field(struct str, mem));	\
-	} while (0)
-
 void wl_layout_src(void);
 
 void wl_layout_src(void)
 {
-	FIELD(WL_RQ_NR_RUNNING, rq, nr_running);
+	OFFSET(WL_RQ_NR_RUNNING, rq, nr_running);
+	DEFINE(WL_RQ_NR_RUNNING_SIZE, sizeof_field(struct rq, nr_running));
 	OFFSET(WL_RQ_CFS, rq, cfs);
 	OFFSET(WL_CFS_RQ_AVG, cfs_rq, avg);
-	FIELD(WL_SCHED_AVG_LOAD_AVG, sched_avg, load_avg);
-	FIELD(WL_SCHED_AVG_UTIL_AVG, sched_avg, util_avg);
+	OFFSET(WL_SCHED_AVG_LOAD_AVG, sched_avg, load_avg);
+	DEFINE(WL_SCHED_AVG_LOAD_AVG_SIZE,
+	       sizeof_field(struct sched_avg, load_avg));
+	OFFSET(WL_SCHED_AVG_UTIL_AVG, sched_avg, util_avg);
+	DEFINE(WL_SCHED_AVG_UTIL_AVG_SIZE,
+	       sizeof_field(struct sched_avg, util_avg));
 #ifdef WL_HAVE_h_nr_running
-	FIELD(WL_CFS_RQ_H_NR_RUNNING, cfs_rq, h_nr_running);
+	OFFSET(WL_CFS_RQ_H_NR_RUNNING, cfs_rq, h_nr_running);
+	DEFINE(WL_CFS_RQ_H_NR_RUNNING_SIZE,
+	       sizeof_field(struct cfs_rq, h_nr_running));
 #endif
 #ifdef WL_HAVE_h_nr_queued
-	FIELD(WL_CFS_RQ_H_NR_QUEUED, cfs_rq, h_nr_queued);
+	OFFSET(WL_CFS_RQ_H_NR_QUEUED, cfs_rq, h_nr_queued);
+	DEFINE(WL_CFS_RQ_H_NR_QUEUED_SIZE,
+	       sizeof_field(struct cfs_rq, h_nr_queued));
 #endif
 #ifdef WL_HAVE_h_nr_runnable
-	FIELD(WL_CFS_RQ_H_NR_RUNNABLE, cfs_rq, h_nr_runnable);
+	OFFSET(WL_CFS_RQ_H_NR_RUNNABLE, cfs_rq, h_nr_runnable);
+	DEFINE(WL_CFS_RQ_H_NR_RUNNABLE_SIZE,
+	       sizeof_field(struct cfs_rq, h_nr_runnable));
 #endif
 #ifdef WL_HAVE_h_nr_delayed
-	FIELD(WL_CFS_RQ_H_NR_DELAYED, cfs_rq, h_nr_delayed);
+	OFFSET(WL_CFS_RQ_H_NR_DELAYED, cfs_rq, h_nr_delayed);
+	DEFINE(WL_CFS_RQ_H_NR_DELAYED_SIZE,
+	       sizeof_field(struct cfs_rq, h_nr_delayed));
 #endif
 #ifdef WL_HAVE_sched_delayed
 	DEFINE(WL_SE_SCHED_DELAYED, 1);
