@@ -20,6 +20,9 @@ export KSRC
 
 # $(call wl_opt,OPTION,VAR): "--OPTION 'value'" when make variable VAR is set.
 wl_opt = $(if $($(2)),--$(1) '$($(2))')
+# KDIR=/path/to/build as the user gave it (not the default above): the
+# build tree of a KERNEL=/path/to/bzImage.
+USER_KDIR = $(if $(filter command line environment,$(origin KDIR)),--kdir '$(KDIR)')
 
 all: module selftests
 
@@ -46,12 +49,13 @@ selftests:
 # on the kernels of scripts/kernels' check column (those built from source
 # are built when missing); check-all: on every kernel of the table.
 check:
-	@scripts/check $(call wl_opt,kernel,KERNEL)
+	@scripts/check $(call wl_opt,kernel,KERNEL) $(USER_KDIR)
 
 check-all:
 	@scripts/check --all
 
-# The main job: a live policy comparison in the default VM.
+# The main job: a live policy comparison in the default VM; with
+# KERNELS='A B ...', a comparison of kernels across boots.
 compare:
 	@scripts/compare $(call wl_opt,kernel,KERNEL) \
 		$(call wl_opt,sockets,SOCKETS) $(call wl_opt,cores,CORES) \
@@ -59,7 +63,9 @@ compare:
 		$(call wl_opt,instances,INSTANCES) $(call wl_opt,trials,TRIALS) \
 		$(call wl_opt,duration,DURATION) $(call wl_opt,seed,SEED) \
 		$(call wl_opt,stream-opts,WL_STREAM_OPTS) \
-		$(call wl_opt,results,RESULTS)
+		$(call wl_opt,results,RESULTS) $(call wl_opt,kernels,KERNELS) \
+		$(call wl_opt,boots,BOOTS) $(call wl_opt,jobs,JOBS) $(USER_KDIR) \
+		$(if $(NO_MODULE),--no-module)
 
 # False-positive rate and power of wl_compare's verdict in the VM.
 validate-verdict:
@@ -67,7 +73,9 @@ validate-verdict:
 		$(call wl_opt,sockets,SOCKETS) $(call wl_opt,cores,CORES) \
 		$(call wl_opt,trials,TRIALS) $(call wl_opt,duration,DURATION) \
 		$(call wl_opt,aa-runs,AA_RUNS) $(call wl_opt,ke-runs,KE_RUNS) \
-		$(call wl_opt,known,KNOWN) $(call wl_opt,results,RESULTS)
+		$(call wl_opt,known,KNOWN) $(call wl_opt,results,RESULTS) \
+		$(call wl_opt,kernel-aa,KERNEL_AA) $(call wl_opt,boots,BOOTS) \
+		$(call wl_opt,jobs,JOBS)
 
 # wakelab.ko through DKMS (installs dkms with apt when missing; not part of
 # make check), for the running kernel unless KVER is given.
@@ -107,10 +115,14 @@ bench-stream: selftests
 
 # A kernel of scripts/kernels built from Debian's source (default: the
 # patched kernel of the newest base; KERNEL=base-*/debug-* for the others)
-# in .cache/kernel/<base>/<kind>, and the series check (checkpatch,
+# in .cache/kernel/<base>/<kind>, or, with KSRC=/path/to/linux given here,
+# that tree (left untouched; SERIES=<base> applies patches/<base>/ to a
+# copy) in .cache/kernel/user-*/build; and the series check (checkpatch,
 # bisectability) of every base, or of KERNEL's.
 kernel:
-	@scripts/kernel/build $(call wl_opt,kernel,KERNEL)
+	@scripts/kernel/build $(call wl_opt,kernel,KERNEL) \
+		$(if $(filter command line,$(origin KSRC)),--ksrc '$(KSRC)') \
+		$(call wl_opt,series,SERIES)
 
 kernel-check:
 	@scripts/kernel/check-series $(call wl_opt,kernel,KERNEL)

@@ -69,7 +69,7 @@ wl_source_fetch() {
 	local base=$1 pkg=linux-source-$1 dir tarball stamp
 	dir=$(wl_source_dir "$base")
 	if [ -z "$(wl_source_version "$base")" ]; then
-		apt-cache policy "$pkg" 2>/dev/null | grep -q 'Candidate: [0-9]' ||
+		apt-cache policy "$pkg" 2>/dev/null | grep 'Candidate: [0-9]' >/dev/null ||
 			wl_die "Debian serves no $pkg here (apt-cache policy $pkg has no candidate): the table's $base kernels cannot be built"
 		[ "$(id -u)" = 0 ] || wl_die "$pkg is not installed, and installing it needs root: run 'make deps' as root"
 		wl_info "installing $pkg"
@@ -162,7 +162,7 @@ wl_image_fetch() {
 			wl_die "cannot decompress $tmp/boot/vmlinuz-$abi"
 	fi
 	if objcopy --only-section=.BTF "$vml" "$tmp/vmlinux.btf" 2>/dev/null &&
-	   readelf -S "$tmp/vmlinux.btf" | grep -q '\.BTF'; then
+	   readelf -S "$tmp/vmlinux.btf" | grep '\.BTF' >/dev/null; then
 		:
 	else
 		rm -f "$tmp/vmlinux.btf"
@@ -238,7 +238,15 @@ wl_kernel_paths() {
 		WK_IMAGE=$WK_NAME
 		WK_RELEASE=$(file -bL "$WK_IMAGE" 2>/dev/null |
 			sed -n 's/.*version \([^ ]*\) .*/\1/p')
-		WK_KDIR=/lib/modules/$WK_RELEASE/build
+		# The tree the image was built in (<tree>/arch/<arch>/boot/
+		# bzImage), else the installed kernel's.
+		dir=${WK_IMAGE%/arch/*/boot/*}
+		if [ "$dir" != "$WK_IMAGE" ] && [ -f "$dir/Makefile" ] &&
+		   [ -f "$dir/Module.symvers" -o -f "$dir/.config" ]; then
+			WK_KDIR=$(cd "$dir" && pwd)
+		else
+			WK_KDIR=/lib/modules/$WK_RELEASE/build
+		fi
 		[ -f "$WK_IMAGE" ] || WK_MISSING="no kernel image at '$WK_IMAGE'"
 		;;
 	esac

@@ -74,3 +74,49 @@ wl_vm_bench() {
 	grep '^BENCH ' "$tmp/out/$name.txt" >"$tmp/bench" 2>/dev/null ||
 		wl_die "no measurements"
 }
+
+# wl_boot_schedule SEED ROUNDS KERNEL...: the boot order of a kernel
+# comparison, one kernel a line: ROUNDS rounds, each boots every kernel
+# once.  The seed shuffles the kernels into a base order; even rounds run
+# it forward, odd rounds backward (A B, B A: every kernel boots as often
+# early as late in a pair of rounds, so drift falls on all alike), and
+# each pair of rounds starts one kernel further along the base order.
+# The same arguments give the same schedule.
+wl_boot_schedule() {
+	local seed=$1 rounds=$2
+	shift 2
+	# Park-Miller's generator, the same in every awk.
+	awk -v seed="$seed" -v rounds="$rounds" '
+	function lcg() { x = (x * 48271) % 2147483647; return x / 2147483647 }
+	BEGIN {
+		n = ARGC - 1
+		for (i = 0; i < n; i++) k[i] = ARGV[i + 1]
+		x = seed % 2147483646 + 1
+		for (i = 0; i < 4; i++) lcg()
+		for (i = n - 1; i > 0; i--) {
+			j = int(lcg() * (i + 1)); t = k[i]; k[i] = k[j]; k[j] = t
+		}
+		for (r = 0; r < rounds; r++) {
+			rot = int(r / 2) % n
+			for (i = 0; i < n; i++) {
+				pos = r % 2 ? n - 1 - i : i
+				print k[(pos + rot) % n]
+			}
+		}
+		exit
+	}' "$@"
+}
+
+# wl_new_results_dir RESULTS: make and print a new directory
+# RESULTS/<UTC timestamp>, with a -N suffix when one of that second exists.
+wl_new_results_dir() {
+	local base n=1 d
+	base=$1/$(date -u +%Y%m%d-%H%M%S)
+	d=$base
+	mkdir -p "$1"
+	until mkdir "$d" 2>/dev/null; do
+		n=$((n + 1))
+		d=$base-$n
+	done
+	echo "$d"
+}

@@ -30,6 +30,63 @@ static void wl_on_signal(int sig)
 	wl_cmp_stop = sig;
 }
 
+/* What --describe says of each kernel, into its column's description. */
+static void wl_cmp_describe(const struct wl_cmp_opts *o)
+{
+	int i, p;
+
+	for (i = 0; i < o->ndesc; i++) {
+		const char *eq = strchr(o->desc[i], '=');
+
+		for (p = 0; p < wl_cmp_run.npol; p++)
+			if (!strncmp(wl_cmp_run.spec[p].label, o->desc[i],
+				     eq - o->desc[i]) &&
+			    !wl_cmp_run.spec[p].label[eq - o->desc[i]])
+				snprintf(wl_cmp_run.desc[p],
+					 sizeof(wl_cmp_run.desc[p]), "%s, spec %s",
+					 eq + 1, wl_cmp_run.spec[p].text);
+	}
+	for (p = 0; p < wl_cmp_run.npol; p++)
+		if (!wl_cmp_run.desc[p][0])
+			snprintf(wl_cmp_run.desc[p], sizeof(wl_cmp_run.desc[p]),
+				 "spec %s", wl_cmp_run.spec[p].text);
+}
+
+static void wl_cmp_print(const struct wl_cmp_opts *o)
+{
+	if (o->format == 'j')
+		wl_print_json(stdout, &wl_cmp_run);
+	else if (o->format == 'b')
+		wl_print_brief(stdout, &wl_cmp_run);
+	else
+		wl_print_table(stdout, &wl_cmp_run);
+	fflush(stdout);
+}
+
+/*
+ * --merge: the kernel comparison from its boots.  Exit 1 when a boot or a
+ * trial failed (the report still covers the rest).
+ */
+static int wl_cmp_merge_main(const struct wl_cmp_opts *o)
+{
+	int ret, b;
+
+	ret = wl_cmp_merge(&wl_cmp_run, o->nargs, o->args, o->ndesc, o->desc);
+	if (ret)
+		return ret;
+	wl_cmp_describe(o);
+	wl_run_stats(&wl_cmp_run);
+	wl_cmp_print(o);
+	if (o->out && wl_cmp_write_out(o->out))
+		ret = 1;
+	for (b = 0; b < wl_cmp_run.nboot; b++)
+		if (!wl_cmp_run.boot[b].ok)
+			ret = 1;
+	if (wl_run_failed(&wl_cmp_run))
+		ret = 1;
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct wl_cmp_opts o;
@@ -39,6 +96,8 @@ int main(int argc, char **argv)
 	wl_cmp_parse_args(argc, argv, &o);
 	if (o.restore)
 		return wl_cmp_restore_saved(&o);
+	if (o.merge)
+		return wl_cmp_merge_main(&o);
 	wl_stop_signals(wl_on_signal);
 	wl_env_collect(&wl_cmp_run.env, wl_cmp_state.root);
 
@@ -67,13 +126,7 @@ int main(int argc, char **argv)
 		snprintf(wl_cmp_run.unit, sizeof(wl_cmp_run.unit), "%s", "?");
 
 	wl_run_stats(&wl_cmp_run);
-	if (o.format == 'j')
-		wl_print_json(stdout, &wl_cmp_run);
-	else if (o.format == 'b')
-		wl_print_brief(stdout, &wl_cmp_run);
-	else
-		wl_print_table(stdout, &wl_cmp_run);
-	fflush(stdout);
+	wl_cmp_print(&o);
 	if (o.out && wl_cmp_write_out(o.out))
 		ret = 1;
 	if (wl_run_failed(&wl_cmp_run))

@@ -19,17 +19,8 @@ fake=$top/tests/fake-wl-stream
 tmp=$(mktemp -d /tmp/test_wl_compare_cli.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-fails=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		fails=$((fails + 1))
-	fi
-}
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
 
 echo "TAP version 13"
 if ! make -s -C "$top/selftests" wl_compare >/dev/null 2>&1 && [ ! -x "$cmp" ]; then
@@ -123,15 +114,15 @@ d = json.load(open(sys.argv[1]), object_pairs_hook=unique)
 schema = {
     None: "tool version workload unit duration_s rounds order seed alpha "
           "max_exact permutations wl_stream_options interrupted restored "
-          "failed wall_s env policies cells stats trials",
-    "env": "kernel machine cpus sockets llc_level llcs mode mode_how "
-           "sched_features module module_caps module_policy",
-    "policies": "label spec means",
+          "failed wall_s env test_unit boots policies cells stats trials",
+    "env": "kernel version preempt machine cpus sockets llc_level llcs mode "
+           "mode_how sched_features module module_caps module_policy",
+    "policies": "label spec means env",
     "cells": "instances_arg msg_size instances",
     "stats": "policy cell instances n failed hmean min max stddev coeffvar "
              "avg_per_instance pct_change p_value exact significant "
-             "waker_cpu_pct cross_llc_pct",
-    "trials": "seq round policy cell instances_arg instances exit ok "
+             "waker_cpu_pct cross_llc_pct boots boot_cov trial_cov",
+    "trials": "seq round boot policy cell instances_arg instances exit ok "
               "aggregate start_s elapsed_s integrity error placement "
               "wl_stream",
 }
@@ -238,4 +229,4 @@ grep -q -- '^--json -w tcp_stream -n 2 -l 1 -m 64K -W 0.5 -s 1M$' "$tmp/args" &&
 	grep -q -- '^--json -w tcp_stream -n 2 -l 1 -m 64K -W 0.5 -s 1M --pin same-cpu$' "$tmp/args"
 ok $? "wl_stream gets the cell, the options after -- and the spec's pin="
 
-[ $fails -eq 0 ]
+tap_done

@@ -15,6 +15,7 @@
 
 static const char wl_cmp_usage[] =
 "usage: wl_compare [options] SPEC [SPEC...] [-- WL_STREAM_OPTIONS...]\n"
+"       wl_compare --merge [options] KERNEL=RESULTS.json...\n"
 "  SPEC: comma/space separated items (the first SPEC is the baseline):\n"
 "        default | FEATURE | NO_FEATURE | wakelab:POLICY | wakelab.TUNABLE=V\n"
 "        | imbalance_pct[.DOMAIN]=N | pin=MODE | arg=WL_STREAM_ARG | name=LABEL\n"
@@ -46,6 +47,14 @@ static const char wl_cmp_usage[] =
 "      --restore        after a run was killed (SIGKILL, crash) with settings\n"
 "                       changed: put back every original saved in the state\n"
 "                       file, verify them, remove the file (no SPEC)\n"
+"      --merge          compare kernels: each operand is one boot's results.json\n"
+"                       (a run of one SPEC) and the kernel it booted, in boot\n"
+"                       order; the test's unit is the boot (-a -P -E -s -b -j\n"
+"                       -O -q apply; scripts/compare runs the boots)\n"
+"      --describe K=TEXT what kernel K is (configuration source), for the\n"
+"                       report (repeatable, with --merge); described kernels\n"
+"                       are the first columns, in this order (the first is\n"
+"                       the baseline), then the others as they first boot\n"
 "  -h, --help           this text\n"
 "exit 0 ok, 1 a trial or the restore failed, 2 bad usage, a spec the kernel\n"
 "cannot honour, or the state file of another run exists (nothing changed),\n"
@@ -73,6 +82,8 @@ static const struct option wl_cmp_long_opts[] = {
 	{ "quiet",	   no_argument,	      NULL, 'q' },
 	{ "state",	   required_argument, NULL, WL_OPT_STATE },
 	{ "restore",	   no_argument,	      NULL, WL_OPT_RESTORE },
+	{ "merge",	   no_argument,	      NULL, WL_OPT_MERGE },
+	{ "describe",	   required_argument, NULL, WL_OPT_DESCRIBE },
 	{ "help",	   no_argument,	      NULL, 'h' },
 	{ NULL,		   0,		      NULL, 0 },
 };
@@ -332,6 +343,17 @@ void wl_cmp_parse_args(int argc, char **argv, struct wl_cmp_opts *o)
 		case WL_OPT_RESTORE:
 			o->restore = 1;
 			break;
+		case WL_OPT_MERGE:
+			o->merge = 1;
+			break;
+		case WL_OPT_DESCRIBE:
+			if (!strchr(optarg, '=') || *optarg == '=')
+				wl_cmp_usage_exit("--describe takes KERNEL=TEXT, got '%s'",
+						  optarg);
+			if (o->ndesc >= WL_CMP_MAX_SPECS)
+				wl_cmp_usage_exit("at most %s --describe", "16");
+			o->desc[o->ndesc++] = optarg;
+			break;
 		case 'h':
 			fputs(wl_cmp_usage, stdout);
 			exit(0);
@@ -341,6 +363,19 @@ void wl_cmp_parse_args(int argc, char **argv, struct wl_cmp_opts *o)
 		}
 	}
 	nspec = nopt - optind;
+	if (o->merge) {
+		if (o->restore || o->check || nopt < argc)
+			wl_cmp_usage_exit("%s", "--merge takes no --restore, --check or wl_stream options");
+		if (nspec < 2)
+			wl_cmp_usage_exit("%s", "--merge needs a KERNEL=FILE per boot, at least two");
+		o->args = &argv[optind];
+		o->nargs = nspec;
+		if (!seeded)
+			wl_cmp_run.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+		return;
+	}
+	if (o->ndesc)
+		wl_cmp_usage_exit("%s", "--describe is for --merge");
 	if (o->restore) {
 		if (nspec || nopt < argc)
 			wl_cmp_usage_exit("%s", "--restore takes no SPEC and no wl_stream options");

@@ -45,10 +45,54 @@ static double wl_trial_place(const struct wl_trial *t, const char *k)
 	return NAN;
 }
 
+/*
+ * Kernel p's boots in cell c: each boot's Hmean into xb (returns how many
+ * boots had a successful trial), the CoeffVar of those Hmeans and the
+ * pooled within-boot CoeffVar into cs.
+ */
+static int wl_boot_means(const struct wl_run *r, int p, int c, double *xb,
+			 struct wl_cellstat *cs)
+{
+	double x[WL_STATS_MAX_N], ss = 0, m, bss = 0, all = 0;
+	int b, i, n, nb = 0, df = 0, nall = 0;
+
+	for (b = 0; b < r->nboot; b++) {
+		if (r->boot[b].kernel != p || !r->boot[b].ok)
+			continue;
+		for (i = n = 0; i < r->ntrial; i++) {
+			const struct wl_trial *t = &r->trial[i];
+
+			if (t->boot == b + 1 && t->cell == c && t->ok &&
+			    n < WL_STATS_MAX_N)
+				x[n++] = t->aggregate;
+		}
+		if (!n)
+			continue;
+		xb[nb++] = wl_hmean(x, n);
+		for (i = 0, m = 0; i < n; i++)
+			m += x[i] / n;
+		for (i = 0; i < n; i++)
+			ss += (x[i] - m) * (x[i] - m);
+		df += n - 1;
+		all += m * n;
+		nall += n;
+	}
+	cs->nboot = nb;
+	for (b = 0, m = 0; b < nb; b++)
+		m += xb[b] / nb;
+	for (b = 0; b < nb; b++)
+		bss += (xb[b] - m) * (xb[b] - m);
+	cs->boot_cov = nb > 1 && m > 0 ? sqrt(bss / (nb - 1)) * 100 / m : NAN;
+	cs->trial_cov = df > 0 && all > 0 ? sqrt(ss / df) * 100 / (all / nall) :
+		       NAN;
+	return nb;
+}
+
 void wl_run_stats(struct wl_run *r)
 {
 	double x[WL_CMP_MAX_SPECS][WL_STATS_MAX_N];
-	int p, c, i, n[WL_CMP_MAX_SPECS];
+	double xb[WL_CMP_MAX_SPECS][WL_STATS_MAX_N];
+	int p, c, i, n[WL_CMP_MAX_SPECS], nb[WL_CMP_MAX_SPECS];
 
 	for (c = 0; c < r->ncell; c++) {
 		for (p = 0; p < r->npol; p++) {
@@ -84,15 +128,25 @@ void wl_run_stats(struct wl_run *r)
 			cs->avg_inst = n[p] ? avg / n[p] : NAN;
 			cs->waker_pct = have && tot > 0 ? wk * 100 / tot : NAN;
 			cs->cross_pct = have && tot > 0 ? cr * 100 / tot : NAN;
+			if (r->nboot)
+				nb[p] = wl_boot_means(r, p, c, xb[p], cs);
 		}
 		for (p = 1; p < r->npol; p++) {
 			struct wl_cellstat *cs = &r->st[p][c];
 
+			if (r->nboot && (nb[0] < 1 || nb[p] < 1))
+				continue;
 			if (n[0] < 1 || n[p] < 1)
 				continue;
-			wl_perm_test(x[0], n[0], x[p], n[p], r->max_exact,
-				     r->nrand, r->seed + c * r->npol + p,
-				     &cs->perm);
+			if (r->nboot)
+				wl_perm_test(xb[0], nb[0], xb[p], nb[p],
+					     r->max_exact, r->nrand,
+					     r->seed + c * r->npol + p, &cs->perm);
+			else
+				wl_perm_test(x[0], n[0], x[p], n[p],
+					     r->max_exact, r->nrand,
+					     r->seed + c * r->npol + p,
+					     &cs->perm);
 			cs->tested = 1;
 			cs->sig = cs->perm.p <= r->alpha;
 		}
@@ -146,18 +200,72 @@ static void wl_put_cell(FILE *f, int w, double v, double pct, int sig)
 			sig ? '*' : ')');
 }
 
+/* Boots of kernel p that gave results. */
+static int wl_kernel_boots(const struct wl_run *r, int p)
+{
+	int b, n = 0;
+
+	for (b = 0; b < r->nboot; b++)
+		n += r->boot[b].kernel == p && r->boot[b].ok;
+	return n;
+}
+
+/* A kernel comparison's kernels, its boot schedule and its unit. */
+static void wl_print_kernels(FILE *f, const struct wl_run *r)
+{
+	int b, p, w = wl_col_width(r) - 2;
+
+	fprintf(f, "# kernels (first = baseline) = release; preemption; what it is:\n");
+	for (p = 0; p < r->npol; p++)
+		fprintf(f, "#   %-*s = %s %s; %s; %s\n", w, r->spec[p].label,
+			r->kenv[p].release[0] ? r->kenv[p].release : "?",
+			r->kenv[p].version, r->kenv[p].preempt[0] ?
+			r->kenv[p].preempt : "?",
+			r->desc[p][0] ? r->desc[p] : "-");
+	fprintf(f, "# boots in schedule order:");
+	for (b = 0; b < r->nboot; b++)
+		fprintf(f, "%s %d:%s%s", b && !(b % 8) ? "\n#  " : "",
+			r->boot[b].seq, r->spec[r->boot[b].kernel].label,
+			r->boot[b].ok ? "" : "(FAILED)");
+	fputc('\n', f);
+	for (b = 0; b < r->nboot; b++)
+		if (!r->boot[b].ok)
+			fprintf(f, "# FAILED boot %d (%s), excluded: %s\n",
+				r->boot[b].seq, r->spec[r->boot[b].kernel].label,
+				r->boot[b].err);
+	fputs("# unit of the test: the boot.  Kernels differ only between boots, and the\n"
+	      "#   trials of one boot share its memory layout, interrupt and timer placement:\n"
+	      "#   they are not independent draws of its kernel.  The permutation test\n"
+	      "#   exchanges kernel labels between boots, on each boot's Hmean, so a shift\n"
+	      "#   one boot happens to get is noise, not a kernel effect.  BootCoV% is the\n"
+	      "#   spread between a kernel's boots, TrialCoV% the spread within a boot.\n", f);
+}
+
 static void wl_print_header(FILE *f, const struct wl_run *r)
 {
 	const struct wl_env *e = &r->env;
 	int i, p, pmin = 1 << 30;
 	double minp;
 
-	fprintf(f, "# wl_compare: %s, %d policies x %d cells x %d trials, %g s windows%s%s\n",
-		r->workload, r->npol, r->ncell, r->rounds, r->duration,
-		r->extra[0] ? ", wl_stream options: " : "", r->extra);
-	fprintf(f, "# kernel %s %s, %d CPUs, %d socket%s, %d LLC%s",
-		e->release, e->machine, e->cpus, e->sockets,
-		e->sockets == 1 ? "" : "s", e->nllc, e->nllc == 1 ? "" : "s");
+	if (r->nboot)
+		fprintf(f, "# wl_compare: kernels across boots: %s, %d kernels x %d cells, %d boots, %d trials per cell a boot, %g s windows%s%s\n",
+			r->workload, r->npol, r->ncell, r->nboot, r->rounds,
+			r->duration, r->extra[0] ? ", wl_stream options: " : "",
+			r->extra);
+	else
+		fprintf(f, "# wl_compare: %s, %d policies x %d cells x %d trials, %g s windows%s%s\n",
+			r->workload, r->npol, r->ncell, r->rounds, r->duration,
+			r->extra[0] ? ", wl_stream options: " : "", r->extra);
+	if (r->nboot)
+		fprintf(f, "# machine %s, %d CPUs, %d socket%s, %d LLC%s",
+			e->machine, e->cpus, e->sockets,
+			e->sockets == 1 ? "" : "s", e->nllc,
+			e->nllc == 1 ? "" : "s");
+	else
+		fprintf(f, "# kernel %s %s, %d CPUs, %d socket%s, %d LLC%s",
+			e->release, e->machine, e->cpus, e->sockets,
+			e->sockets == 1 ? "" : "s", e->nllc,
+			e->nllc == 1 ? "" : "s");
 	if (e->llc_level)
 		fprintf(f, " (L%d):", e->llc_level);
 	else
@@ -176,32 +284,80 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 	fprintf(f, "# wakelab module: %s\n", e->module ?
 		"loaded (placement mix from its counters)" :
 		"absent (no placement mix)");
-	fprintf(f, "# order: %s per round, seed %llu; verdict: two-sided permutation test of the Hmeans, alpha %g\n",
-		r->order, (unsigned long long)r->seed, r->alpha);
+	if (r->nboot)
+		fprintf(f, "# boot order: balanced (scripts/compare), seed %llu; verdict: two-sided permutation test of the boots' Hmeans, alpha %g\n",
+			(unsigned long long)r->seed, r->alpha);
+	else
+		fprintf(f, "# order: %s per round, seed %llu; verdict: two-sided permutation test of the Hmeans, alpha %g\n",
+			r->order, (unsigned long long)r->seed, r->alpha);
 	for (p = 0; p < r->npol; p++)
-		for (i = 0; i < r->ncell; i++)
-			if (r->st[p][i].s.n < pmin)
-				pmin = r->st[p][i].s.n;
+		for (i = 0; i < r->ncell; i++) {
+			int k = r->nboot ? wl_kernel_boots(r, p) : r->st[p][i].s.n;
+
+			if (k < pmin)
+				pmin = k;
+		}
 	if (pmin < (1 << 30)) {
 		minp = wl_perm_min_p(pmin, pmin);
 		if (minp > r->alpha)
-			fprintf(f, "# WARNING: with %d trials per cell the smallest attainable p is %.3f > %g:\n"
-				"#          no difference can be called significant; use more trials.\n",
-				pmin, minp, r->alpha);
+			fprintf(f, "# WARNING: with %d %s per %s the smallest attainable p is %.3f > %g:\n"
+				"#          no difference can be called significant; use more %s.\n",
+				pmin, r->nboot ? "boots" : "trials",
+				r->nboot ? "kernel" : "cell", minp, r->alpha,
+				r->nboot ? "boots" : "trials");
 	}
-	fprintf(f, "# policies (first = baseline) = spec  [what it sets]:\n");
-	for (p = 0; p < r->npol; p++)
-		fprintf(f, "#   %-*s = %s  [%s]\n", wl_col_width(r) - 2,
-			r->spec[p].label, r->spec[p].text,
-			r->desc[p][0] ? r->desc[p] : "-");
+	if (r->nboot) {
+		wl_print_kernels(f, r);
+	} else {
+		fprintf(f, "# policies (first = baseline) = spec  [what it sets]:\n");
+		for (p = 0; p < r->npol; p++)
+			fprintf(f, "#   %-*s = %s  [%s]\n", wl_col_width(r) - 2,
+				r->spec[p].label, r->spec[p].text,
+				r->desc[p][0] ? r->desc[p] : "-");
+	}
 	if (r->interrupted)
 		fprintf(f, "# INTERRUPTED after %d of %d trials\n",
 			wl_run_done(r), r->ntrial);
 	if (wl_run_failed(r))
 		fprintf(f, "# FAILED trials: %d (not in the statistics)\n",
 			wl_run_failed(r));
-	fprintf(f, "# settings restored: %s\n", r->restored < 0 ? "nothing to restore" :
-		r->restored ? "yes, verified" : "NO -- check the kernel");
+	if (!r->nboot)
+		fprintf(f, "# settings restored: %s\n",
+			r->restored < 0 ? "nothing to restore" :
+			r->restored ? "yes, verified" : "NO -- check the kernel");
+}
+
+/* Between-boot and within-boot spread of a kernel comparison. */
+static void wl_print_spread(FILE *f, const struct wl_run *r, int w)
+{
+	int row, c, p;
+	char name[64];
+
+	fprintf(f, "\n%-9s %-22s", "Spread", "");
+	for (p = 0; p < r->npol; p++)
+		fprintf(f, " %*s", w + 11, r->spec[p].label);
+	fputc('\n', f);
+	for (row = 0; row < 3; row++) {
+		for (c = 0; c < r->ncell; c++) {
+			wl_cell_name(r, c, name, sizeof(name), 0);
+			fprintf(f, "%-9s %-22s", row == 0 ? "Boots" : row == 1 ?
+				"BootCoV%" : "TrialCoV%", name);
+			for (p = 0; p < r->npol; p++) {
+				const struct wl_cellstat *cs = &r->st[p][c];
+				double v = row == 1 ? cs->boot_cov : cs->trial_cov;
+				char b[32];
+
+				if (row == 0)
+					snprintf(b, sizeof(b), "%d", cs->nboot);
+				else if (isnan(v))
+					snprintf(b, sizeof(b), "-");
+				else
+					snprintf(b, sizeof(b), "%.2f", v);
+				fprintf(f, " %*s", w + 11, b);
+			}
+			fputc('\n', f);
+		}
+	}
 }
 
 void wl_print_table(FILE *f, const struct wl_run *r)
@@ -253,6 +409,9 @@ void wl_print_table(FILE *f, const struct wl_run *r)
 			fputc('\n', f);
 		}
 	}
+
+	if (r->nboot)
+		wl_print_spread(f, r, w);
 
 	fprintf(f, "\n%-9s %-22s", "p-value", "");
 	for (p = 0; p < r->npol; p++)
@@ -309,8 +468,15 @@ void wl_print_brief(FILE *f, const struct wl_run *r)
 	int p, c;
 
 	for (p = 0; p < r->npol; p++) {
-		fprintf(f, "%s%s:\n\n", p ? "\n" : "",
-			r->desc[p][0] ? r->desc[p] : r->spec[p].text);
+		if (r->nboot)
+			fprintf(f, "%s%s%s%s:\n\n", p ? "\n" : "",
+				r->spec[p].label,
+				strcmp(r->spec[p].text, "default") ? " " : "",
+				strcmp(r->spec[p].text, "default") ?
+				r->spec[p].text : "");
+		else
+			fprintf(f, "%s%s:\n\n", p ? "\n" : "",
+				r->desc[p][0] ? r->desc[p] : r->spec[p].text);
 		for (c = 0; c < r->ncell; c++) {
 			wl_cell_name(r, c, name, sizeof(name), 1);
 			if (isnan(r->st[p][c].avg_inst))
@@ -330,13 +496,16 @@ static void wl_put_kv_num(FILE *f, const char *k, double v, int comma)
 		fputc(',', f);
 }
 
-static void wl_print_json_env(FILE *f, const struct wl_run *r)
+static void wl_print_json_env(FILE *f, const struct wl_env *e)
 {
-	const struct wl_env *e = &r->env;
 	int i;
 
-	fputs("\"env\":{\"kernel\":", f);
+	fputs("{\"kernel\":", f);
 	wl_json_put_string(f, e->release);
+	fputs(",\"version\":", f);
+	wl_json_put_string(f, e->version);
+	fputs(",\"preempt\":", f);
+	wl_json_put_string(f, e->preempt);
 	fputs(",\"machine\":", f);
 	wl_json_put_string(f, e->machine);
 	fprintf(f, ",\"cpus\":%d,\"sockets\":%d,\"llc_level\":%d,\"llcs\":[",
@@ -365,7 +534,8 @@ static void wl_print_json_trial(FILE *f, const struct wl_run *r,
 {
 	int i;
 
-	fprintf(f, "{\"seq\":%d,\"round\":%d,\"policy\":", t->seq, t->round);
+	fprintf(f, "{\"seq\":%d,\"round\":%d,\"boot\":%d,\"policy\":", t->seq,
+		t->round, t->boot);
 	wl_json_put_string(f, r->spec[t->policy].label);
 	fprintf(f, ",\"cell\":%d,\"instances_arg\":", t->cell);
 	wl_json_put_string(f, r->cell[t->cell].inst);
@@ -396,7 +566,7 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 {
 	int p, c, i, first;
 
-	fputs("{\"tool\":\"wl_compare\",\"version\":1,\"workload\":", f);
+	fputs("{\"tool\":\"wl_compare\",\"version\":2,\"workload\":", f);
 	wl_json_put_string(f, r->workload);
 	fputs(",\"unit\":", f);
 	wl_json_put_string(f, r->unit);
@@ -411,8 +581,21 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 		r->interrupted ? "true" : "false",
 		r->restored < 0 ? "null" : r->restored ? "true" : "false",
 		wl_run_failed(r), r->wall);
-	wl_print_json_env(f, r);
-	fputs(",\"policies\":[", f);
+	fputs("\"env\":", f);
+	wl_print_json_env(f, &r->env);
+	fprintf(f, ",\"test_unit\":\"%s\",\"boots\":[", r->nboot ? "boot" : "trial");
+	for (i = 0; i < r->nboot; i++) {
+		fprintf(f, "%s{\"seq\":%d,\"kernel\":", i ? "," : "",
+			r->boot[i].seq);
+		wl_json_put_string(f, r->spec[r->boot[i].kernel].label);
+		fprintf(f, ",\"ok\":%s,\"file\":", r->boot[i].ok ? "true" :
+			"false");
+		wl_json_put_string(f, r->boot[i].file);
+		fputs(",\"error\":", f);
+		wl_json_put_string(f, r->boot[i].err);
+		fputc('}', f);
+	}
+	fputs("],\"policies\":[", f);
 	for (p = 0; p < r->npol; p++) {
 		fputs(p ? ",{\"label\":" : "{\"label\":", f);
 		wl_json_put_string(f, r->spec[p].label);
@@ -420,6 +603,11 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 		wl_json_put_string(f, r->spec[p].text);
 		fputs(",\"means\":", f);
 		wl_json_put_string(f, r->desc[p]);
+		fputs(",\"env\":", f);
+		if (r->nboot)
+			wl_print_json_env(f, &r->kenv[p]);
+		else
+			fputs("null", f);
 		fputc('}', f);
 	}
 	fputs("],\"cells\":[", f);
@@ -457,7 +645,10 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 				cs->tested && cs->perm.exact ? "true" : "false",
 				cs->sig ? "true" : "false");
 			wl_put_kv_num(f, "waker_cpu_pct", cs->waker_pct, 1);
-			wl_put_kv_num(f, "cross_llc_pct", cs->cross_pct, 0);
+			wl_put_kv_num(f, "cross_llc_pct", cs->cross_pct, 1);
+			fprintf(f, "\"boots\":%d,", cs->nboot);
+			wl_put_kv_num(f, "boot_cov", r->nboot ? cs->boot_cov : NAN, 1);
+			wl_put_kv_num(f, "trial_cov", r->nboot ? cs->trial_cov : NAN, 0);
 			fputc('}', f);
 		}
 	}

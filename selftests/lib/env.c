@@ -101,6 +101,38 @@ static void wl_env_mode(struct wl_env *e)
 	strcpy(e->mode_how, "no hypervisor flag in /proc/cpuinfo");
 }
 
+/*
+ * The preemption model: uname -v names PREEMPT_RT, PREEMPT_DYNAMIC or
+ * PREEMPT (CONFIG_PREEMPT_BUILD); a dynamic kernel's mode in force is the
+ * parenthesised word of debugfs sched/preempt ("none voluntary (full)").
+ */
+static void wl_env_preempt(struct wl_env *e, const char *root)
+{
+	char p[256], buf[128], *a, *z;
+
+	if (strstr(e->version, "PREEMPT_RT")) {
+		strcpy(e->preempt, "full, real-time (PREEMPT_RT)");
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/sched/preempt", root);
+	if (wl_read_file(p, buf, sizeof(buf)) > 0) {
+		a = strchr(buf, '(');
+		z = a ? strchr(a, ')') : NULL;
+		if (a && z) {
+			snprintf(e->preempt, sizeof(e->preempt),
+				 "%.*s (PREEMPT_DYNAMIC)", (int)(z - a - 1),
+				 a + 1);
+			return;
+		}
+	}
+	if (strstr(e->version, "PREEMPT_DYNAMIC"))
+		strcpy(e->preempt, "dynamic (PREEMPT_DYNAMIC, mode unread)");
+	else if (strstr(e->version, "PREEMPT"))
+		strcpy(e->preempt, "full (PREEMPT)");
+	else
+		strcpy(e->preempt, "none or voluntary (no PREEMPT in uname -v)");
+}
+
 void wl_env_collect(struct wl_env *e, const char *root)
 {
 	char p[256];
@@ -109,12 +141,14 @@ void wl_env_collect(struct wl_env *e, const char *root)
 	memset(e, 0, sizeof(*e));
 	if (!uname(&u)) {
 		snprintf(e->release, sizeof(e->release), "%.64s", u.release);
+		snprintf(e->version, sizeof(e->version), "%.64s", u.version);
 		snprintf(e->machine, sizeof(e->machine), "%.64s", u.machine);
 	}
 	e->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	e->sockets = wl_env_sockets();
 	wl_env_llcs(e);
 	wl_env_mode(e);
+	wl_env_preempt(e, root);
 	snprintf(p, sizeof(p), "%s/sched/features", root);
 	if (wl_read_file(p, e->features, sizeof(e->features)) < 0)
 		e->features[0] = '\0';

@@ -125,6 +125,11 @@ static const char *wl_json_skip_value(const char *p, int depth)
 	}
 }
 
+const char *wl_json_value_end(const char *p)
+{
+	return p ? wl_json_skip_value(p, 0) : NULL;
+}
+
 int wl_json_valid_object(const char *s)
 {
 	const char *p = wl_json_ws(s);

@@ -27,6 +27,8 @@
 #define WL_EXIT_SKIP		4
 #define WL_OPT_STATE		256
 #define WL_OPT_RESTORE		257
+#define WL_OPT_MERGE		258
+#define WL_OPT_DESCRIBE		259
 
 /**
  * struct wl_opts - command line
@@ -40,6 +42,11 @@
  * @nextra:	wl_stream options after "--"
  * @extra:	them
  * @state_path:	the state file
+ * @merge:	--merge: operands are KERNEL=FILE, one per boot
+ * @nargs:	number of operands (--merge)
+ * @args:	them
+ * @ndesc:	--describe KERNEL=TEXT options
+ * @desc:	them
  */
 struct wl_cmp_opts {
 	char	runner[PATH_MAX];
@@ -52,6 +59,11 @@ struct wl_cmp_opts {
 	int	nextra;
 	char	**extra;
 	char	state_path[PATH_MAX];
+	int	merge;
+	int	nargs;
+	char	**args;
+	int	ndesc;
+	char	*desc[WL_CMP_MAX_SPECS];
 };
 
 /* The comparison: its specs, cells, trials and results. */
@@ -79,6 +91,20 @@ int wl_cmp_restore(void);
 int wl_cmp_finish(int ret);
 /* --restore: put back what a killed run saved; the exit status. */
 int wl_cmp_restore_saved(const struct wl_cmp_opts *o);
+
+/*
+ * --merge: one kernel comparison into @r from the results.json of its
+ * boots, @args "KERNEL=FILE" in schedule order.  The kernels are the
+ * columns, the first the baseline: @kernels ("KERNEL" or "KERNEL=...",
+ * the --describe options) in their order, then those only @args name in
+ * order of first appearance.  A
+ * boot whose file is missing, not JSON, or unlike the others (workload,
+ * cells, the kernel's spec) is kept as failed, with the reason, and left
+ * out of the statistics.  Returns 0, 1 when no boot gave results, or 2 on
+ * bad operands.
+ */
+int wl_cmp_merge(struct wl_run *r, int n, char * const *args, int nk,
+		 char * const *kernels);
 
 /* --out: report.txt, results.json, plot.dat, plot.gp (and plot.png). */
 int wl_cmp_write_out(const char *dir);

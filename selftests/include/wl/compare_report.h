@@ -25,6 +25,8 @@
 #define WL_MAX_TRIALS		4096
 #define WL_MAX_PLACE		24
 #define WL_PLACE_KEY		32
+/* Boots one kernel comparison merges (wl_compare --merge). */
+#define WL_MAX_BOOTS		WL_STATS_MAX_N
 
 /* Placement columns the mix is computed from (docs/module.md). */
 #define WL_PLACE_TOTAL		"wakeups"
@@ -33,8 +35,9 @@
 
 /**
  * struct wl_trial - one wl_stream run
- * @policy:	index of the spec
+ * @policy:	index of the spec (of the kernel, in a kernel comparison)
  * @cell:	index of the cell
+ * @boot:	1-based boot it ran in, in a kernel comparison; 0 otherwise
  * @round:	1-based round
  * @seq:	1-based position in the run order
  * @exit_code:	wl_stream's exit status (-1: killed or not run)
@@ -55,6 +58,7 @@
 struct wl_trial {
 	int	policy;
 	int	cell;
+	int	boot;
 	int	round;
 	int	seq;
 	int	exit_code;
@@ -95,6 +99,10 @@ struct wl_cell {
  * @waker_pct:	% of wakeups placed on the waker's CPU, NAN if unknown
  * @cross_pct:	% of wakeups crossing an LLC, NAN if unknown
  * @failed:	trials that did not complete with integrity
+ * @nboot:	boots with a successful trial (kernel comparison)
+ * @boot_cov:	between-boot spread: CoeffVar (%) of the boots' Hmeans
+ * @trial_cov:	within-boot spread: pooled CoeffVar (%) of the trials
+ *		around their boot's mean
  */
 struct wl_cellstat {
 	struct wl_summary	s;
@@ -105,6 +113,25 @@ struct wl_cellstat {
 	double			waker_pct;
 	double			cross_pct;
 	int			failed;
+	int			nboot;
+	double			boot_cov;
+	double			trial_cov;
+};
+
+/**
+ * struct wl_boot - one boot of a kernel comparison
+ * @kernel:	index of its kernel (the spec column)
+ * @ok:		its results were read
+ * @seq:	1-based position in the boot schedule
+ * @file:	the results.json it came from
+ * @err:	why it has no results
+ */
+struct wl_boot {
+	int	kernel;
+	int	ok;
+	int	seq;
+	char	file[256];
+	char	err[160];
 };
 
 /**
@@ -130,7 +157,16 @@ struct wl_cellstat {
  * @restored:	settings restored and verified (1), failed (0), none (-1)
  * @interrupted: stopped by a signal
  * @wall:	seconds the trials took
+ * @nboot:	boots of a kernel comparison (0: one boot, specs compared)
+ * @boot:	them, in schedule order
+ * @kenv:	each kernel's environment, from its first good boot
  * @st:		statistics [policy][cell]
+ *
+ * In a kernel comparison each "policy" is a kernel (its label the kernel's
+ * name, @desc what it is: release, preemption model, configuration, spec)
+ * and the test's unit is the boot: the trials of one boot share its memory
+ * layout and interrupt placement, so they are not independent samples of
+ * the kernel.
  */
 struct wl_run {
 	char			workload[32];
@@ -154,6 +190,9 @@ struct wl_run {
 	int			restored;
 	int			interrupted;
 	double			wall;
+	int			nboot;
+	struct wl_boot		boot[WL_MAX_BOOTS];
+	struct wl_env		kenv[WL_CMP_MAX_SPECS];
 	struct wl_cellstat	st[WL_CMP_MAX_SPECS][WL_MAX_CELLS];
 };
 
@@ -161,7 +200,11 @@ struct wl_run {
 void wl_cell_name(const struct wl_run *r, int c, char *buf,
 		  size_t len, int upper);
 
-/* Compute every statistic; the seed of cell c, policy p is seed+c*P+p. */
+/*
+ * Compute every statistic; the seed of cell c, policy p is seed+c*P+p.  In
+ * a kernel comparison (@nboot > 0) the test permutes kernel labels across
+ * boots, on each boot's Hmean.
+ */
 void wl_run_stats(struct wl_run *r);
 
 int wl_run_failed(const struct wl_run *r);

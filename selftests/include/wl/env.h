@@ -17,6 +17,9 @@
 /**
  * struct wl_env - where the comparison ran
  * @release:	uname -r
+ * @version:	uname -v (build number, SMP, preemption, date)
+ * @preempt:	preemption model: PREEMPT_RT, or the dynamic mode in force
+ *		(debugfs sched/preempt), else what uname -v names
  * @machine:	uname -m
  * @cpus:	online CPUs
  * @sockets:	distinct physical_package_id values
@@ -33,6 +36,8 @@
  */
 struct wl_env {
 	char	release[72];
+	char	version[72];
+	char	preempt[64];
 	char	machine[72];
 	int	cpus;
 	int	sockets;

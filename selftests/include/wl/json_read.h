@@ -23,6 +23,9 @@ int wl_json_valid_object(const char *s);
  */
 const char *wl_json_member(const char *obj, const char *key);
 
+/* End of the value at p (of a valid document), or NULL. */
+const char *wl_json_value_end(const char *p);
+
 /* Number at p into *v; 0 or -EINVAL (NULL or not a number). */
 int wl_json_number(const char *p, double *v);
 

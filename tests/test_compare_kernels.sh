@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host test of the kernel comparison (scripts/compare --kernels,
+# wl_compare --merge, scripts/lkp-table) with planted data: the boot
+# schedule is balanced and reproducible from its seed; with the boot as
+# the unit, one boot's shift is not a kernel effect while a shift of every
+# boot of a kernel is; a failed boot is reported and left out while the
+# others' results stand; each kernel boots with its own spec and its own
+# module build tree, a bzImage without a build tree is refused before
+# anything boots unless --no-module is asked for.  The VM is a stand-in
+# (WL_VM) that runs the guest command on the host with tests/fake-wl-stream
+# and an emulated debugfs.  TAP.
+
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+cmp=$top/selftests/wl_compare
+fake=$top/tests/fake-wl-stream
+tmp=$(mktemp -d /tmp/test_compare_kernels.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
+
+echo "TAP version 13"
+if ! make -s -C "$top/selftests" >/dev/null 2>&1 || [ ! -x "$cmp" ]; then
+	echo "1..0 # SKIP wl_compare does not build"
+	exit 4
+fi
+echo "1..15"
+
+# --- the schedule ---------------------------------------------------------------
+s1=$(wl_boot_schedule 7 4 A B | tr '\n' ' ')
+s2=$(wl_boot_schedule 7 4 A B | tr '\n' ' ')
+[ "$s1" = "$s2" ]
+ok $? "schedule: the same seed gives the same boot order ($s1)"
+
+# Every round boots each kernel once, and each pair of rounds runs one
+# order and its reverse (A B B A): over 4 rounds each kernel is first in
+# half of them.
+bal=0
+for s in 1 2 3 4 5 6 7 8 9 10; do
+	wl_boot_schedule "$s" 4 A B C | awk -v k=3 '
+		{ r = int((NR - 1) / k); seen[r, $1]++; if ((NR - 1) % k == 0) first[$1]++
+		  pos[$1] += (NR - 1) % k }
+		END { for (x in seen) if (seen[x] != 1) exit 1
+		      for (x in pos) if (pos[x] != 4 * (k - 1) / 2) exit 1 }' || bal=1
+done
+ok $bal "schedule: each round boots every kernel once, positions balanced (3 kernels x 4 rounds, 10 seeds)"
+
+orders=$(for s in $(seq 1 40); do wl_boot_schedule "$s" 1 A B C | tr -d '\n'; echo; done | sort -u | wc -l)
+[ "$orders" -ge 4 ]
+ok $? "schedule: the seed chooses the order ($orders of 6 orders over 40 seeds)"
+
+# --- planted boots ----------------------------------------------------------------
+mkdir -p "$tmp/dbg/sched"
+echo "WA_IDLE WA_WEIGHT" > "$tmp/dbg/sched/features"
+export WL_FAKE_DEBUGFS=$tmp/dbg FAKE_SLEEP=0.01
+# planted NAME NOISE BASE...: one boot's results per BASE (the fake
+# wl_stream's throughput per instance; 3 trials of 1 and 2 instances,
+# NOISE % uniform noise) in $tmp/NAME<i>/, booted in the order A B B A
+# A B B A; their KERNEL=FILE operands in the array args.
+planted() {
+	local name=$1 noise=$2 i=0 k base
+	shift 2
+	args=()
+	for base in "$@"; do
+		i=$((i + 1))
+		FAKE_NOISE=$noise FAKE_BASE=$base "$cmp" -q -R "$fake" -l 1 -r 3 \
+			-n 1,2 -s 1 -O "$tmp/$name$i" default >/dev/null 2>&1
+		case $i in 2|3|6|7) k=B ;; *) k=A ;; esac
+		args+=("$k=$tmp/$name$i/results.json")
+	done
+}
+# No noise within a boot, a little between boots; the two B boots 2 and 3
+# got a layout that runs 15 % faster.
+planted shift 0 1000 1150 1150 1010 990 995 1002 1005
+"$cmp" --merge -q -s 1 -j "${args[@]}" > "$tmp/shift.json" 2>/dev/null
+python3 - "$tmp/shift.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["test_unit"] == "boot" and len(d["boots"]) == 8
+for s in d["stats"]:
+    if s["policy"] == "B":
+        assert not s["significant"] and s["p_value"] > 0.2, s
+        assert s["boots"] == 4 and s["boot_cov"] > 5 and s["trial_cov"] < 0.1, s
+EOF
+ok $? "merge: two boots 15 % up are not a kernel effect (boot is the unit; BootCoV% >> TrialCoV%)"
+
+# The same trials taken as independent samples would have been called
+# significant: the trial-level permutation test on the planted data.
+python3 - "$tmp/shift.json" <<'EOF'
+import json, sys, random
+d = json.load(open(sys.argv[1]))
+a = [t["aggregate"] for t in d["trials"] if t["policy"] == "A" and t["cell"] == 0]
+b = [t["aggregate"] for t in d["trials"] if t["policy"] == "B" and t["cell"] == 0]
+h = lambda x: len(x) / sum(1 / v for v in x)
+obs = abs(h(a) - h(b)); pool = a + b; random.seed(1); hit = 0
+for _ in range(5000):
+    random.shuffle(pool)
+    hit += abs(h(pool[:len(a)]) - h(pool[len(a):])) >= obs * (1 - 1e-9)
+assert (1 + hit) / 5001 < 0.05, (1 + hit) / 5001
+EOF
+ok $? "merge: the same data with the trial as the unit would have been flagged"
+
+planted real 1 1000 1200 1200 1000 1000 1200 1200 1000
+rargs=("${args[@]}")
+"$cmp" --merge -q -s 1 -j "${rargs[@]}" > "$tmp/real.json" 2>/dev/null
+python3 - "$tmp/real.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = [x for x in d["stats"] if x["policy"] == "B"]
+assert len(s) == 2 and all(x["significant"] and abs(x["pct_change"] - 20) < 2 for x in s), s
+EOF
+ok $? "merge: every boot of a kernel 20 % up is found (exact p = 2/70 with 4 boots each)"
+
+rargs[2]="B=$tmp/nosuch/results.json"
+"$cmp" --merge -q -s 1 -O "$tmp/failed" "${rargs[@]}" > /dev/null 2>&1
+rc=$?
+python3 - "$tmp/failed/results.json" <<'EOF' && grep -q '^# FAILED boot 3 (B), excluded: no results' "$tmp/failed/report.txt"
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = [b for b in d["boots"] if not b["ok"]]
+assert len(bad) == 1 and bad[0]["seq"] == 3 and "No such file" in bad[0]["error"], bad
+s = [x for x in d["stats"] if x["policy"] == "B"]
+assert all(x["boots"] == 3 and x["n"] == 9 for x in s), s
+assert len(d["trials"]) == 7 * 6
+EOF
+[ $? -eq 0 ] && [ $rc -eq 1 ]
+ok $? "merge: a failed boot is reported and excluded, the other 7 boots' results stand, exit 1 (got $rc)"
+
+"$cmp" --merge -q -j --describe 'B=the new one' --describe 'A=the old one' \
+	"${rargs[@]}" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [p["label"] for p in d["policies"]] == ["B", "A"], d["policies"]
+assert d["policies"][1]["means"] == "the old one, spec default", d["policies"][1]
+assert d["policies"][0]["env"]["kernel"] and d["boots"][0]["kernel"] == "A"'
+ok $? "merge: --describe orders the columns (the first described is the baseline) and says what each kernel is"
+
+"$cmp" --merge -q "A=$tmp/real1/results.json" > /dev/null 2>&1
+[ $? -eq 2 ]
+ok $? "merge: one boot is a usage error (exit 2)"
+"$cmp" --merge -q "$tmp/real1/results.json" "B=$tmp/real2/results.json" > /dev/null 2>&1
+[ $? -eq 2 ]
+ok $? "merge: an operand without KERNEL= is a usage error (exit 2)"
+
+"$top/scripts/lkp-table" "$tmp/real.json" > "$tmp/lkp" 2>&1 &&
+	grep -Eq '^ +[0-9.]+ +\+(19|20|21)\.[0-9]% +[0-9.]+ +tcp_stream-1\.throughput_Mbit/s$' "$tmp/lkp" &&
+	grep -q '^ *%stddev *%change *%stddev$' "$tmp/lkp"
+ok $? "lkp-table: 0-day layout, mean (+- %stddev from 2 %) and %change per metric"
+
+# --- scripts/compare --kernels with a stand-in VM ---------------------------------
+# Two bzImages, each with a build tree; the stand-in records its arguments
+# and runs the guest command on the host.
+mkbz() {
+	python3 - "$1" "$2" <<'EOF'
+import sys
+b = bytearray(0x400)
+b[0x1fe:0x200] = b'\x55\xaa'; b[0x202:0x206] = b'HdrS'
+b[0x206:0x208] = (0x020f).to_bytes(2, 'little')
+b[0x20e:0x210] = (0x100).to_bytes(2, 'little')
+v = (sys.argv[2] + ' (wakelab@test) #1 SMP PREEMPT_DYNAMIC\0').encode()
+b[0x300:0x300 + len(v)] = v
+open(sys.argv[1], 'wb').write(b)
+EOF
+}
+for k in ka kb; do
+	mkdir -p "$tmp/$k/arch/x86/boot"
+	echo 'all:' > "$tmp/$k/Makefile"
+	echo 'CONFIG_SMP=y' > "$tmp/$k/.config"
+done
+mkbz "$tmp/ka/arch/x86/boot/bzImage" 6.12.0-a
+mkbz "$tmp/kb/arch/x86/boot/bzImage" 6.12.0-b
+mkdir -p "$tmp/bin"
+cat > "$tmp/bin/wl_compare" <<EOF
+#!/bin/sh
+exec "$cmp" -R "$fake" "\$@"
+EOF
+cat > "$tmp/fakevm" <<'EOF'
+#!/bin/bash
+# Stand-in for scripts/vm: log the options, run the command on the host.
+echo "$*" >> "$FAKEVM_LOG"
+out="" kernel=""
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	case $1 in
+	--out) out=$2; shift ;;
+	--kernel) kernel=$2; shift ;;
+	--kdir|--sockets|--cores|--timeout) shift ;;
+	esac
+	shift
+done
+shift
+n=$(cat "$FAKEVM_COUNT" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$FAKEVM_COUNT"
+[ "$n" != "${FAKEVM_FAIL:-0}" ] || { echo "wakelab-vm: FAIL: timeout: the guest did not finish within 9s"; exit 124; }
+mkdir -p "$out"
+base=1000; case $kernel in *kb*) base=1100 ;; esac
+cmd=${*//\/wakelab\/out/$out}
+cmd=${cmd//insmod /true }
+FAKE_BASE=$base PATH=$FAKEVM_BIN:$PATH bash -c "$cmd"
+EOF
+chmod +x "$tmp/bin/wl_compare" "$tmp/fakevm"
+export WL_VM=$tmp/fakevm FAKEVM_LOG=$tmp/vm.log FAKEVM_BIN=$tmp/bin FAKEVM_COUNT=$tmp/vm.count
+kc() { "$top/scripts/compare" --results "$tmp/res" --trials 2 --duration 1 \
+	--instances 1 --seed 3 "$@"; }
+
+kc --kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" \
+	--boots 2 --policies 'default;NO_WA_IDLE' > "$tmp/kc.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] &&
+	[ "$(grep -c -- "--kernel $tmp/ka/arch/x86/boot/bzImage --kdir $tmp/ka " "$tmp/vm.log")" = 2 ] &&
+	[ "$(grep -c -- "--kernel $tmp/kb/arch/x86/boot/bzImage --kdir $tmp/kb " "$tmp/vm.log")" = 2 ] &&
+	[ "$(grep -c -- "/ka/.*NO_WA_IDLE" "$tmp/vm.log")" = 0 ] &&
+	[ "$(grep -c -- "/kb/.*NO_WA_IDLE" "$tmp/vm.log")" = 2 ]
+ok $? "compare --kernels: each kernel boots twice with its own build tree and its own spec (exit $rc)"
+
+grep -q '^# unit of the test: the boot' "$tmp/res/latest/report.txt" &&
+	grep -q '^#   6.12.0-a .*6.12.0-a.*configuration .*/ka/.config, spec default' "$tmp/res/latest/report.txt" &&
+	grep -q 'tcp_stream-1.throughput_Mbit/s' "$tmp/res/latest/report.txt" &&
+	[ -f "$tmp/res/latest/results.json" ] && [ "$(ls -d "$tmp"/res/latest/boots/*/ | wc -l)" = 4 ]
+ok $? "compare --kernels: report with the unit, each kernel's release and configuration, the 0-day table; one directory per boot"
+
+: > "$tmp/vm.log"
+rm -f "$tmp/vm.count"
+FAKEVM_FAIL=2 kc --kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" \
+	--boots 2 > "$tmp/kc2.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q '^# boot 2 (6.12.0-b) failed: wakelab-vm: FAIL: timeout' "$tmp/res/latest/report.txt" &&
+	grep -q '^# FAILED boot 2 (6.12.0-b), excluded' "$tmp/res/latest/report.txt" &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert sum(b["ok"] for b in d["boots"]) == 3' \
+		"$tmp/res/latest/results.json"
+ok $? "compare --kernels: a boot that times out is reported with the reason, the other three stand (exit $rc)"
+
+: > "$tmp/vm.log"
+mkdir -p "$tmp/nokdir"
+cp "$tmp/ka/arch/x86/boot/bzImage" "$tmp/nokdir/bzImage"
+kc --kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/nokdir/bzImage" > "$tmp/kc3.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/vm.log" ] && grep -q 'no kernel build tree.*KDIR=.*NO_MODULE=1' "$tmp/kc3.out" &&
+	kc --kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/nokdir/bzImage" --boots 1 --no-module > "$tmp/kc4.out" 2>&1 &&
+	[ "$(grep -c -- '--no-module' "$tmp/vm.log")" = 2 ] &&
+	grep -q 'no wakelab.ko (--no-module)' "$tmp/res/latest/report.txt"
+ok $? "compare --kernels: a bzImage without a build tree is refused before any boot (exit $rc); --no-module boots it and the report says so"
+
+tap_done
