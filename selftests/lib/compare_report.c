@@ -327,16 +327,25 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 			r->restored ? "yes, verified" : "NO -- check the kernel");
 }
 
+/* A block's head: its name, then one column head per policy (kernel). */
+static void wl_print_heads(FILE *f, const struct wl_run *r, int w,
+			   const char *name)
+{
+	int p;
+
+	fprintf(f, "\n%-9s %-22s", name, "");
+	for (p = 0; p < r->npol; p++)
+		fprintf(f, " %*s", w + 11, r->spec[p].label);
+	fputc('\n', f);
+}
+
 /* Between-boot and within-boot spread of a kernel comparison. */
 static void wl_print_spread(FILE *f, const struct wl_run *r, int w)
 {
 	int row, c, p;
 	char name[64];
 
-	fprintf(f, "\n%-9s %-22s", "Spread", "");
-	for (p = 0; p < r->npol; p++)
-		fprintf(f, " %*s", w + 11, r->spec[p].label);
-	fputc('\n', f);
+	wl_print_heads(f, r, w, "Spread");
 	for (row = 0; row < 3; row++) {
 		for (c = 0; c < r->ncell; c++) {
 			wl_cell_name(r, c, name, sizeof(name), 0);
@@ -368,10 +377,7 @@ void wl_print_table(FILE *f, const struct wl_run *r)
 	char name[64];
 
 	wl_print_header(f, r);
-	fprintf(f, "\n%-9s %-22s", r->unit, "");
-	for (p = 0; p < r->npol; p++)
-		fprintf(f, " %*s", w + 11, r->spec[p].label);
-	fputc('\n', f);
+	wl_print_heads(f, r, w, r->unit);
 	for (row = 0; row < WL_NR_ROWS; row++) {
 		for (c = 0; c < r->ncell; c++) {
 			wl_cell_name(r, c, name, sizeof(name), 0);
@@ -413,10 +419,7 @@ void wl_print_table(FILE *f, const struct wl_run *r)
 	if (r->nboot)
 		wl_print_spread(f, r, w);
 
-	fprintf(f, "\n%-9s %-22s", "p-value", "");
-	for (p = 0; p < r->npol; p++)
-		fprintf(f, " %*s", w + 11, r->spec[p].label);
-	fputc('\n', f);
+	wl_print_heads(f, r, w, "p-value");
 	for (c = 0; c < r->ncell; c++) {
 		wl_cell_name(r, c, name, sizeof(name), 0);
 		fprintf(f, "%-9s %-22s", "Perm", name);
@@ -437,10 +440,7 @@ void wl_print_table(FILE *f, const struct wl_run *r)
 		fputc('\n', f);
 	}
 
-	fprintf(f, "\n%-9s %-22s", "Placement", "");
-	for (p = 0; p < r->npol; p++)
-		fprintf(f, " %*s", w + 11, r->spec[p].label);
-	fputc('\n', f);
+	wl_print_heads(f, r, w, "Placement");
 	for (row = 0; row < 2; row++) {
 		for (c = 0; c < r->ncell; c++) {
 			wl_cell_name(r, c, name, sizeof(name), 0);
