@@ -30,6 +30,13 @@ case ${#specs[@]} in
 *) wl_usage_error "--policies: one spec for all kernels or one per kernel ($nk), got ${#specs[@]}" ;;
 esac
 
+# config_preempt CONFIG: the preemption options a .config sets, or nothing.
+config_preempt() {
+	[ -f "$1" ] || return 0
+	sed -n 's/^CONFIG_\(PREEMPT_RT\|PREEMPT_DYNAMIC\|PREEMPT_LAZY\|PREEMPT\|PREEMPT_VOLUNTARY\|PREEMPT_NONE\)=y$/\1/p' "$1" |
+		paste -sd+ -
+}
+
 # --- the kernels ----------------------------------------------------------------
 labels=() kargs=() kdirs=() descs=()
 for ((i = 0; i < nk; i++)); do
@@ -64,6 +71,13 @@ for ((i = 0; i < nk; i++)); do
 			desc+=", configuration unknown"
 		fi ;;
 	esac
+	case $WK_KIND in
+	image) cfg=${WK_IMAGE/\/vmlinuz-//config-} ;;
+	file) cfg=$kd/.config ;;
+	*) cfg=$WK_KDIR/.config ;;
+	esac
+	pre=$(config_preempt "$cfg")
+	[ -z "$pre" ] || desc+="; .config: $pre"
 	[ "$module" = 1 ] || desc+="; no wakelab.ko (--no-module): no placement mix"
 	# Labels are the report's column heads and wl_compare's KERNEL=FILE.
 	label=${label//[= ]/_}

@@ -169,7 +169,7 @@ EOF
 for k in ka kb; do
 	mkdir -p "$tmp/$k/arch/x86/boot"
 	echo 'all:' > "$tmp/$k/Makefile"
-	echo 'CONFIG_SMP=y' > "$tmp/$k/.config"
+	printf 'CONFIG_SMP=y\nCONFIG_PREEMPT_VOLUNTARY=y\n' > "$tmp/$k/.config"
 done
 mkbz "$tmp/ka/arch/x86/boot/bzImage" 6.12.0-a
 mkbz "$tmp/kb/arch/x86/boot/bzImage" 6.12.0-b
@@ -216,10 +216,10 @@ rc=$?
 ok $? "compare --kernels: each kernel boots twice with its own build tree and its own spec (exit $rc)"
 
 grep -q '^# unit of the test: the boot' "$tmp/res/latest/report.txt" &&
-	grep -q '^#   6.12.0-a .*6.12.0-a.*configuration .*/ka/.config, spec default' "$tmp/res/latest/report.txt" &&
+	grep -q '^#   6.12.0-a .*6.12.0-a.*configuration .*/ka/.config; .config: PREEMPT_VOLUNTARY, spec default' "$tmp/res/latest/report.txt" &&
 	grep -q 'tcp_stream-1.throughput_Mbit/s' "$tmp/res/latest/report.txt" &&
 	[ -f "$tmp/res/latest/results.json" ] && [ "$(ls -d "$tmp"/res/latest/boots/*/ | wc -l)" = 4 ]
-ok $? "compare --kernels: report with the unit, each kernel's release and configuration, the 0-day table; one directory per boot"
+ok $? "compare --kernels: report with the unit, each kernel's release, configuration and its preemption options, the 0-day table; one directory per boot"
 
 : > "$tmp/vm.log"
 rm -f "$tmp/vm.count"
