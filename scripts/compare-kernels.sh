@@ -22,6 +22,8 @@ nk=${#knames[@]}
 [ "$nk" -le 16 ] || wl_usage_error "--kernels: at most 16 kernels"
 [ $((nk * boots)) -le 64 ] ||
 	wl_usage_error "at most 64 boots in all ($nk kernels x $boots boots)"
+[ $((boots * trials)) -le 64 ] ||
+	wl_usage_error "at most 64 trials of a kernel in a cell ($boots boots x $trials trials)"
 
 IFS=';' read -r -a specs <<<"${policies:-default}"
 case ${#specs[@]} in

@@ -28,7 +28,7 @@ if ! make -s -C "$top/selftests" >/dev/null 2>&1 || [ ! -x "$cmp" ]; then
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi
-echo "1..15"
+echo "1..16"
 
 # --- the schedule ---------------------------------------------------------------
 s1=$(wl_boot_schedule 7 4 A B | tr '\n' ' ')
@@ -142,6 +142,11 @@ ok $? "merge: --describe orders the columns (the first described is the baseline
 "$cmp" --merge -q "A=$tmp/real1/results.json" > /dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "merge: one boot is a usage error (exit 2)"
+FAKE_NOISE=1 "$cmp" -q -R "$fake" -l 1 -r 33 -n 1 -s 1 -O "$tmp/many" default >/dev/null 2>&1
+"$cmp" --merge -q "A=$tmp/many/results.json" "A=$tmp/many/results.json" \
+	"B=$tmp/many/results.json" > /dev/null 2> "$tmp/many.err"
+[ $? -eq 2 ] && grep -q 'A has 66 trials in a cell, at most 64' "$tmp/many.err"
+ok $? "merge: more trials of a kernel in a cell than a summary holds is refused (exit 2), not truncated"
 "$cmp" --merge -q "$tmp/real1/results.json" "B=$tmp/real2/results.json" > /dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "merge: an operand without KERNEL= is a usage error (exit 2)"

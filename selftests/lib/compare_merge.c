@@ -247,6 +247,25 @@ static int wl_merge_doc(struct wl_run *r, const char *doc, int p, int b,
 	return 0;
 }
 
+/* A kernel's cell holds at most WL_STATS_MAX_N trials (its summary's). */
+static int wl_merge_too_many(const struct wl_run *r)
+{
+	int p, c, i, n;
+
+	for (p = 0; p < r->npol; p++)
+		for (c = 0; c < r->ncell; c++) {
+			for (i = n = 0; i < r->ntrial; i++)
+				n += r->trial[i].policy == p &&
+				     r->trial[i].cell == c;
+			if (n > WL_STATS_MAX_N) {
+				fprintf(stderr, "wl_compare: --merge: %s has %d trials in a cell, at most %d (fewer boots or trials)\n",
+					r->spec[p].label, n, WL_STATS_MAX_N);
+				return 1;
+			}
+		}
+	return 0;
+}
+
 int wl_cmp_merge(struct wl_run *r, int n, char * const *args, int nk,
 		 char * const *kernels)
 {
@@ -301,6 +320,8 @@ int wl_cmp_merge(struct wl_run *r, int n, char * const *args, int nk,
 	for (p = 0; p < r->npol; p++)
 		if (!r->spec[p].text[0])
 			snprintf(r->spec[p].text, sizeof(r->spec[p].text), "?");
+	if (wl_merge_too_many(r))
+		return 2;
 	if (r->npol < 2) {
 		fprintf(stderr, "wl_compare: --merge: boots of at least two kernels are needed (got %d)\n",
 			r->npol);

@@ -101,7 +101,8 @@ int wl_cmp_restore_saved(const struct wl_cmp_opts *o);
  * boot whose file is missing, not JSON, or unlike the others (workload,
  * cells, the kernel's spec) is kept as failed, with the reason, and left
  * out of the statistics.  Returns 0, 1 when no boot gave results, or 2 on
- * bad operands.
+ * bad operands or more trials of a kernel in a cell than a summary holds
+ * (WL_STATS_MAX_N).
  */
 int wl_cmp_merge(struct wl_run *r, int n, char * const *args, int nk,
 		 char * const *kernels);
