@@ -65,14 +65,15 @@ compare:
 		$(call wl_opt,stream-opts,WL_STREAM_OPTS) \
 		$(call wl_opt,results,RESULTS) $(call wl_opt,kernels,KERNELS) \
 		$(call wl_opt,boots,BOOTS) $(call wl_opt,jobs,JOBS) $(USER_KDIR) \
-		$(if $(NO_MODULE),--no-module)
+		$(if $(NO_MODULE),--no-module) $(if $(QUICK),--quick)
 
 # False-positive rate and power of wl_compare's verdict in the VM.
-validate-verdict:
+bench-verdict validate-verdict:
 	@scripts/validate-verdict $(call wl_opt,kernel,KERNEL) \
 		$(call wl_opt,sockets,SOCKETS) $(call wl_opt,cores,CORES) \
 		$(call wl_opt,trials,TRIALS) $(call wl_opt,duration,DURATION) \
-		$(call wl_opt,aa-runs,AA_RUNS) $(call wl_opt,ke-runs,KE_RUNS) \
+		$(call wl_opt,aa-runs,AA_RUNS) $(call wl_opt,pl-runs,PL_RUNS) \
+		$(call wl_opt,ke-runs,KE_RUNS) \
 		$(call wl_opt,known,KNOWN) $(call wl_opt,results,RESULTS) \
 		$(call wl_opt,kernel-aa,KERNEL_AA) $(call wl_opt,boots,BOOTS) \
 		$(call wl_opt,jobs,JOBS)
@@ -136,4 +137,4 @@ kernel-debug:
 check-debug:
 	@scripts/check-debug $(call wl_opt,kernel,KERNEL)
 
-.PHONY: all deps module install clean selftests check check-all compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check kernel-debug check-debug bench-stream validate-verdict
+.PHONY: all deps module install clean selftests check check-all compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check kernel-debug check-debug bench-stream validate-verdict bench-verdict

@@ -27,7 +27,7 @@ if ! make -s -C "$top/selftests" wl_compare >/dev/null 2>&1 && [ ! -x "$cmp" ]; 
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi
-echo "1..25"
+echo "1..30"
 
 mkdir -p "$tmp/dbg/sched" "$tmp/dbg/wakelab"
 feat="GENTLE_FAIR_SLEEPERS START_DEBIT NO_HRTICK WA_IDLE WA_WEIGHT WA_BIAS"
@@ -69,21 +69,73 @@ run -n 1,0 default >/dev/null 2>&1
 [ $? -eq 2 ]
 ok $? "bad instance count: exit 2"
 
-run -r 4 -n 1,2 default NO_WA_IDLE,NO_WA_WEIGHT > "$tmp/table" 2>"$tmp/err"; rc=$?
+run -r 5 -n 1,2 default NO_WA_IDLE,NO_WA_WEIGHT > "$tmp/table" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] && same && [ ! -e "$state" ]
 ok $? "comparison exits 0, restores the features exactly, removes its state file"
 
-grep -Eq '^Hmean +tcp_stream-1 .*\( +0\.00%\) .*\* +50\.00%\*' "$tmp/table"
-ok $? "real effect (+50%) marked significant"
+grep -Eq '^Hmean +tcp_stream-1 .*\( +0\.00%\) .*\* +50\.00%\*' "$tmp/table" &&
+	grep -Eq '^Holm +tcp_stream-2 +baseline +0\.0159 \*$' "$tmp/table"
+ok $? "real effect (+50%) marked significant after Holm (2/252 x 2 tests)"
 
 grep -q '^Min ' "$tmp/table" && grep -q '^Stddev ' "$tmp/table" &&
 	grep -q '^CoeffVar ' "$tmp/table" && grep -q '^Max ' "$tmp/table" &&
-	grep -q '^WakerCPU% ' "$tmp/table" && grep -q 'settings restored: yes' "$tmp/table"
-ok $? "table has Min/Hmean/Stddev/CoeffVar/Max, placement rows, restore line"
+	grep -q '^Placement: none' "$tmp/table" && grep -q 'settings restored: yes' "$tmp/table"
+ok $? "table has Min/Hmean/Stddev/CoeffVar/Max, a placement line, restore line"
 
 run -r 4 -n 1 name=a,default name=b,default > "$tmp/aa" 2>/dev/null
 grep -E '^Hmean' "$tmp/aa" | grep -vq '\*'
 ok $? "A/A comparison not marked significant"
+
+# A planted placement difference: NO_WA_IDLE moves the waker-CPU share
+# from 25 % to 5 % (+-3 points of noise) and 20 points to the previous CPU.
+FAKE_WAKELAB=1 FAKE_PLACE=shift FAKE_PLACE_NOISE=3 FAKE_DECISIONS=1 \
+	run -r 6 -n 1,2 -O "$tmp/pl" default NO_WA_IDLE > "$tmp/place" 2>/dev/null
+grep -Eq '^Mean +tcp_stream-1 +2[2-8]\.[0-9]+ \( +0\.00\) +[2-8]\.[0-9]+ \* *-[12][0-9]\.[0-9]+\*$' "$tmp/place" &&
+	grep -Eq '^  tcp_stream-2: NO_WA_IDLE throughput \+5[0-9]\.[0-9] %, significant \(p 0\.0022, Holm 0\.0[0-9]+\); places the wakee on the waker.s CPU in [2-8]\.[0-9] % of wakeups vs 2[2-8]\.[0-9] % with default' "$tmp/place" &&
+	grep -q '^WakerCPU% ' "$tmp/place" && grep -q '^PrevCPU% ' "$tmp/place" &&
+	grep -q '^RuleIdle% ' "$tmp/place" && ! grep -q '^RuleOld% ' "$tmp/place"
+ok $? "planted placement shift: share rows marked, headline names it with p and Holm's p"
+
+python3 - "$tmp/pl/results.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["version"] == 3 and d["correction"]["method"] == "holm", d["correction"]
+# 2 cells x (throughput + waker, prev shares + idle, weight rules); the
+# waker-LLC share is 25 % in every trial: not tested
+assert d["correction"]["tests"] == 10, d["correction"]
+assert len(d["headline"]) == 2 and "waker's CPU" in d["headline"][0], d["headline"]
+for s in d["stats"]:
+    w = s["placement"]["waker_cpu"]
+    assert w["n"] == 6 and w["min"] <= w["mean"] <= w["max"] and w["stddev"] > 0
+    if s["policy"] == "NO_WA_IDLE":
+        assert w["significant"] and w["p_value"] <= w["p_adjusted"] <= 10 * w["p_value"]
+        assert abs(w["diff"] + 20) < 6 and abs(s["waker_cpu_pct"] - w["mean"]) < 1e-9
+        assert s["placement"]["rule_idle"]["significant"]
+        assert "rule_none" not in s["placement"]  # decided nothing anywhere
+    else:
+        assert w["p_value"] is None and not w["significant"] and w["diff"] == 0
+EOF
+ok $? "--json v3: per-share statistics, raw and Holm-adjusted p, the family size, the headline"
+
+FAKE_WAKELAB=1 FAKE_PLACE_NOISE=3 FAKE_DECISIONS=1 \
+	run -r 6 -n 1,2 name=a,default name=b,default > "$tmp/aaplace" 2>/dev/null
+! grep -v '^#' "$tmp/aaplace" | grep -q '\*' &&
+	grep -q '^  no difference after Holm' "$tmp/aaplace" &&
+	grep -Eq '^    shifts of the waker-CPU share of about \+-[0-9.]+ points' "$tmp/aaplace"
+ok $? "A/A with placement noise: no mark anywhere; the headline says nothing differs and what was detectable"
+
+FAKE_WAKELAB=1 FAKE_PLACE=zero run -r 3 -n 1 -j default NO_WA_IDLE > "$tmp/zero" 2>/dev/null
+python3 - "$tmp/zero" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(s["placement"] is None and s["waker_cpu_pct"] is None for s in d["stats"]), d["stats"]
+assert d["correction"]["tests"] == 1
+EOF
+ok $? "no wakeups counted: no shares, no placement tests"
+
+awk '!/^#/ && NF { if (NF != 9) bad = 1; n++ } END { exit bad || n != 4 }' "$tmp/pl/plot.dat" &&
+	grep -q 'multiplot' "$tmp/pl/plot.gp" && grep -q 'using 1:6:7' "$tmp/pl/plot.gp"
+ok $? "plot.dat carries the waker-CPU and cross-LLC shares; plot.gp draws the placement panel"
 
 run -r 4 -n 1,2 -b NO_WA_IDLE default > "$tmp/brief" 2>/dev/null
 head -1 "$tmp/brief" | grep -q '^NO_WA_IDLE:$' &&
@@ -114,14 +166,16 @@ d = json.load(open(sys.argv[1]), object_pairs_hook=unique)
 schema = {
     None: "tool version workload unit duration_s rounds order seed alpha "
           "max_exact permutations wl_stream_options interrupted restored "
-          "failed wall_s env test_unit boots policies cells stats trials",
+          "failed wall_s correction headline env test_unit boots policies "
+          "cells stats trials",
     "env": "kernel version preempt machine cpus sockets llc_level llcs mode "
            "mode_how sched_features module module_caps module_policy",
     "policies": "label spec means env",
     "cells": "instances_arg msg_size instances",
     "stats": "policy cell instances n failed hmean min max stddev coeffvar "
-             "avg_per_instance pct_change p_value exact significant "
-             "waker_cpu_pct cross_llc_pct boots boot_cov trial_cov",
+             "avg_per_instance pct_change p_value p_adjusted exact "
+             "significant waker_cpu_pct cross_llc_pct placement boots "
+             "boot_cov trial_cov",
     "trials": "seq round boot policy cell instances_arg instances exit ok "
               "aggregate start_s elapsed_s integrity error placement "
               "wl_stream",
@@ -142,8 +196,8 @@ FAKE_NOISE=5 run -r 3 -n 1,2 -O "$tmp/out" default name=same,pin=same-cpu >/dev/
 	{ ! command -v gnuplot >/dev/null || [ -s "$tmp/out/plot.png" ]; }
 ok $? "--out writes report.txt, results.json, plot.dat, plot.gp, plot.png"
 
-awk '!/^#/ && NF { if (NF != 5) bad = 1; n++ } END { exit bad || n != 4 }' "$tmp/out/plot.dat"
-ok $? "plot.dat: 2 policies x 2 counts of 'instances hmean stddev min max'"
+awk '!/^#/ && NF { if (NF != 9) bad = 1; n++ } END { exit bad || n != 4 }' "$tmp/out/plot.dat"
+ok $? "plot.dat: 2 policies x 2 counts of 'instances hmean stddev min max' and four share columns"
 
 start_applied
 kill -TERM $bg

@@ -5,7 +5,11 @@
  * harmonic-mean Stddev and CoeffVar against values computed independently
  * (Python, the mmtests Stat.pm formulas), mmtests' pdiff/pndiff, exact permutation p-values
  * against brute-force enumeration, the sampled test's reproducibility and
- * agreement with the exact one, strict JSON parsing of wl_stream-like
+ * agreement with the exact one, the same test on arithmetic means, Holm's
+ * adjusted p-values and the normal quantile against hand-computed values,
+ * the placement shares of a made-up run (means, extremes, standard
+ * deviations, a cell without wakeups, a share equal on both sides, the
+ * report's family), strict JSON parsing of wl_stream-like
  * objects, and the schema check (exactly these members: missing,
  * unexpected and duplicate ones named).  TAP via kselftest.h.
  */
@@ -14,6 +18,7 @@
 #include <string.h>
 
 #include "kselftest.h"
+#include "wl/compare_report.h"
 #include "wl/json_read.h"
 #include "wl/stats.h"
 
@@ -99,6 +104,122 @@ static void test_perm(void)
 	      "empty sample rejected\n");
 }
 
+static void test_holm(void)
+{
+	const double p[] = { 0.01, 0.04, 0.03, 0.005 };
+	const double a[] = { 20, 25, 30 }, b[] = { 90, 95, 100 };
+	const double c[] = { 0, 10, 20, 30 }, d[] = { 10, 20, 30, 40 };
+	struct wl_perm_result r;
+	double adj[4];
+
+	wl_holm(p, 4, adj);
+	/* Sorted 0.005 0.01 0.03 0.04 -> x4 x3 x2 x1: 0.02 0.03 0.06 0.04->0.06. */
+	CHECK(near(adj[0], 0.03, 1e-12) && near(adj[1], 0.06, 1e-12) &&
+	      near(adj[2], 0.06, 1e-12) && near(adj[3], 0.02, 1e-12),
+	      "Holm adjusted p (hand-computed), in input order\n");
+	wl_holm((const double[]){ 0.5, 0.9 }, 2, adj);
+	CHECK(adj[0] == 1 && adj[1] == 1, "Holm caps at 1\n");
+	CHECK(near(wl_norm_quantile(0.975), 1.959963984540054, 1e-9) &&
+	      near(wl_norm_quantile(0.8), 0.8416212335729143, 1e-9) &&
+	      isnan(wl_norm_quantile(0)), "normal quantile\n");
+	CHECK(near(wl_detectable(10, 8, 8, 0.05, 0.8),
+		   (1.959963984540054 + 0.8416212335729143) * 10 * 0.5, 1e-9),
+	      "detectable difference, normal approximation\n");
+	wl_perm_test_mean(a, 3, b, 3, 1000, 0, 1, &r);
+	CHECK(r.exact && r.total == 20 && r.count == 2 && near(r.stat, 70, 1e-12),
+	      "mean test 3v3 separated: p = 2/20, statistic 70\n");
+	/* Brute force: 32 of the 70 splits differ in mean by >= 10. */
+	wl_perm_test_mean(c, 4, d, 4, 1000, 0, 1, &r);
+	CHECK(r.exact && r.total == 70 && r.count == 32,
+	      "mean test 4v4 overlapping: 32/70 as brute force (%llu)\n",
+	      (unsigned long long)r.count);
+}
+
+static struct wl_run run;
+
+/* A made-up trial of (policy, cell) with these placement counters. */
+static void add_trial(int p, int c, double wakeups, double waker,
+		      double prev, double agg)
+{
+	struct wl_trial *t = &run.trial[run.ntrial++];
+
+	memset(t, 0, sizeof(*t));
+	t->policy = p;
+	t->cell = c;
+	t->ok = 1;
+	t->aggregate = agg;
+	t->instances = 1;
+	t->has_wakelab = 1;
+	t->nplace = 3;
+	snprintf(t->place_key[0], WL_PLACE_KEY, "wakeups");
+	snprintf(t->place_key[1], WL_PLACE_KEY, "waker_cpu");
+	snprintf(t->place_key[2], WL_PLACE_KEY, "prev_cpu");
+	t->place_val[0] = wakeups;
+	t->place_val[1] = waker;
+	t->place_val[2] = prev;
+}
+
+static void test_shares(void)
+{
+	const struct wl_pstat *a, *b;
+	int i;
+
+	memset(&run, 0, sizeof(run));
+	run.npol = 2;
+	run.ncell = 2;
+	run.alpha = 0.05;
+	run.max_exact = 100000;
+	run.seed = 1;
+	/* Cell 0: waker shares 90 95 100 85 vs 10 20 30 40 (of 200 wakeups). */
+	for (i = 0; i < 4; i++) {
+		add_trial(0, 0, 200, 2 * (90 + 5 * i) - (i == 3) * 40, 0,
+			  1000 + i);
+		add_trial(1, 0, 200, 2 * (10 + 10 * i), 100, 1000 + i);
+	}
+	/* Cell 1: no wakeups on either side. */
+	for (i = 0; i < 4; i++) {
+		add_trial(0, 1, 0, 0, 0, 500 + i);
+		add_trial(1, 1, 0, 0, 0, 500 + 2 * i);
+	}
+	wl_run_stats(&run);
+	a = &run.st[0][0].pl[WL_PM_WAKER_CPU];
+	b = &run.st[1][0].pl[WL_PM_WAKER_CPU];
+	/* 90 95 100 85: mean 92.5, sd sqrt(41.666..) = 6.4550; 10..40: 25, 12.9099. */
+	CHECK(a->n == 4 && near(a->mean, 92.5, 1e-12) && a->min == 85 &&
+	      a->max == 100 && near(a->sd, 6.454972243679028, 1e-12) &&
+	      b->n == 4 && near(b->mean, 25, 1e-12) &&
+	      near(b->sd, 12.909944487358056, 1e-12),
+	      "waker-CPU share: mean, min, max, sample stddev by hand\n");
+	CHECK(b->tested && b->perm.exact && near(b->perm.p, 2.0 / 70, 1e-12),
+	      "waker-CPU share tested: exact p 2/70\n");
+	CHECK(run.st[0][0].pl[WL_PM_PREV_CPU].mean == 0 &&
+	      run.st[1][0].pl[WL_PM_PREV_CPU].mean == 50 &&
+	      run.st[1][0].pl[WL_PM_PREV_CPU].tested,
+	      "previous-CPU share 0 vs 50 %%\n");
+	CHECK(run.st[0][1].pl[WL_PM_WAKER_CPU].n == 0 &&
+	      isnan(run.st[1][1].pl[WL_PM_WAKER_CPU].mean) &&
+	      !run.st[1][1].pl[WL_PM_WAKER_CPU].tested &&
+	      isnan(run.st[1][1].pl[WL_PM_WAKER_CPU].padj),
+	      "a cell without wakeups has no share and no test\n");
+	CHECK(!run.has_pm[WL_PM_CROSS_LLC] && !run.has_pm[WL_PM_RULE_IDLE] &&
+	      !run.st[1][0].pl[WL_PM_CROSS_LLC].tested,
+	      "counters no trial has give no share\n");
+	/* Family: throughput x 2 cells, waker and prev shares of cell 0. */
+	CHECK(run.ntests == 4 && near(run.minp, 2.0 / 70, 1e-12),
+	      "the report's family: 4 tests, smallest p 2/70 (%d)\n",
+	      run.ntests);
+	CHECK(near(b->padj, 4 * 2.0 / 70, 1e-12) && !b->sig,
+	      "Holm: 2/70 x 4 = 0.114, not significant with 4 trials a side\n");
+	run.st[1][0].pl[WL_PM_WAKER_CPU].sig = 0;
+	add_trial(1, 0, 1, 0, 1, 999);	/* a fifth trial: share 0 */
+	add_trial(0, 0, 10, 9, 0, 999);	/* and 90 */
+	wl_run_stats(&run);
+	b = &run.st[1][0].pl[WL_PM_WAKER_CPU];
+	CHECK(b->n == 5 && near(b->perm.p, 2.0 / 252, 1e-12) &&
+	      near(b->padj, 4 * 2.0 / 252, 1e-12) && b->sig,
+	      "five trials a side: 2/252 x 4 = 0.032, significant\n");
+}
+
 static void test_json(void)
 {
 	const char *o = "{\"aggregate\":5534.28,\"unit\":\"Mbit\\/s\",\"instances\":2,"
@@ -169,9 +290,11 @@ static void test_json_members(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(32);
+	ksft_set_plan(32 + 6 + 8);
 	test_summary();
 	test_perm();
+	test_holm();
+	test_shares();
 	test_json();
 	test_json_members();
 	ksft_finished();

@@ -23,7 +23,7 @@ static const char wl_cmp_usage[] =
 "  -n, --instances L    instance counts, comma/space separated, as wl_stream\n"
 "                       -n takes them (default \"" WL_DEFAULT_INSTANCES "\")\n"
 "  -m, --sizes L        message sizes passed as wl_stream -m (default: its own)\n"
-"  -r, --trials R       rounds: trials per policy and count (default 5)\n"
+"  -r, --trials R       rounds: trials per policy and count (default 8)\n"
 "  -l, --duration S     measurement window per trial, seconds (default 10)\n"
 "  -o, --order O        shuffle (default) or rotate the policies per round\n"
 "  -s, --seed N         seed of the order and sampled permutations (default:\n"

@@ -35,124 +35,6 @@ void wl_cell_name(const struct wl_run *r, int c, char *buf,
 			 cl->size[0] ? "-m" : "", cl->size);
 }
 
-static double wl_trial_place(const struct wl_trial *t, const char *k)
-{
-	int i;
-
-	for (i = 0; i < t->nplace; i++)
-		if (!strcmp(t->place_key[i], k))
-			return t->place_val[i];
-	return NAN;
-}
-
-/*
- * Kernel p's boots in cell c: each boot's Hmean into xb (returns how many
- * boots had a successful trial), the CoeffVar of those Hmeans and the
- * pooled within-boot CoeffVar into cs.
- */
-static int wl_boot_means(const struct wl_run *r, int p, int c, double *xb,
-			 struct wl_cellstat *cs)
-{
-	double x[WL_STATS_MAX_N], ss = 0, m, bss = 0, all = 0;
-	int b, i, n, nb = 0, df = 0, nall = 0;
-
-	for (b = 0; b < r->nboot; b++) {
-		if (r->boot[b].kernel != p || !r->boot[b].ok)
-			continue;
-		for (i = n = 0; i < r->ntrial; i++) {
-			const struct wl_trial *t = &r->trial[i];
-
-			if (t->boot == b + 1 && t->cell == c && t->ok &&
-			    n < WL_STATS_MAX_N)
-				x[n++] = t->aggregate;
-		}
-		if (!n)
-			continue;
-		xb[nb++] = wl_hmean(x, n);
-		for (i = 0, m = 0; i < n; i++)
-			m += x[i] / n;
-		for (i = 0; i < n; i++)
-			ss += (x[i] - m) * (x[i] - m);
-		df += n - 1;
-		all += m * n;
-		nall += n;
-	}
-	cs->nboot = nb;
-	for (b = 0, m = 0; b < nb; b++)
-		m += xb[b] / nb;
-	for (b = 0; b < nb; b++)
-		bss += (xb[b] - m) * (xb[b] - m);
-	cs->boot_cov = nb > 1 && m > 0 ? sqrt(bss / (nb - 1)) * 100 / m : NAN;
-	cs->trial_cov = df > 0 && all > 0 ? sqrt(ss / df) * 100 / (all / nall) :
-		       NAN;
-	return nb;
-}
-
-void wl_run_stats(struct wl_run *r)
-{
-	double x[WL_CMP_MAX_SPECS][WL_STATS_MAX_N];
-	double xb[WL_CMP_MAX_SPECS][WL_STATS_MAX_N];
-	int p, c, i, n[WL_CMP_MAX_SPECS], nb[WL_CMP_MAX_SPECS];
-
-	for (c = 0; c < r->ncell; c++) {
-		for (p = 0; p < r->npol; p++) {
-			struct wl_cellstat *cs = &r->st[p][c];
-			double tot = 0, wk = 0, cr = 0, avg = 0;
-			int have = 0;
-
-			memset(cs, 0, sizeof(*cs));
-			n[p] = 0;
-			for (i = 0; i < r->ntrial; i++) {
-				const struct wl_trial *t = &r->trial[i];
-
-				if (t->policy != p || t->cell != c ||
-				    t->exit_code == -2)
-					continue;
-				if (!t->ok) {
-					cs->failed++;
-					continue;
-				}
-				if (n[p] < WL_STATS_MAX_N)
-					x[p][n[p]++] = t->aggregate;
-				avg += t->instances ?
-				       t->aggregate / t->instances : NAN;
-				if (t->has_wakelab &&
-				    !isnan(wl_trial_place(t, WL_PLACE_TOTAL))) {
-					tot += wl_trial_place(t, WL_PLACE_TOTAL);
-					wk += wl_trial_place(t, WL_PLACE_WAKER);
-					cr += wl_trial_place(t, WL_PLACE_CROSS);
-					have = 1;
-				}
-			}
-			wl_summarise(x[p], n[p], &cs->s);
-			cs->avg_inst = n[p] ? avg / n[p] : NAN;
-			cs->waker_pct = have && tot > 0 ? wk * 100 / tot : NAN;
-			cs->cross_pct = have && tot > 0 ? cr * 100 / tot : NAN;
-			if (r->nboot)
-				nb[p] = wl_boot_means(r, p, c, xb[p], cs);
-		}
-		for (p = 1; p < r->npol; p++) {
-			struct wl_cellstat *cs = &r->st[p][c];
-
-			if (r->nboot && (nb[0] < 1 || nb[p] < 1))
-				continue;
-			if (n[0] < 1 || n[p] < 1)
-				continue;
-			if (r->nboot)
-				wl_perm_test(xb[0], nb[0], xb[p], nb[p],
-					     r->max_exact, r->nrand,
-					     r->seed + c * r->npol + p, &cs->perm);
-			else
-				wl_perm_test(x[0], n[0], x[p], n[p],
-					     r->max_exact, r->nrand,
-					     r->seed + c * r->npol + p,
-					     &cs->perm);
-			cs->tested = 1;
-			cs->sig = cs->perm.p <= r->alpha;
-		}
-	}
-}
-
 int wl_run_failed(const struct wl_run *r)
 {
 	int i, f = 0;
@@ -183,8 +65,12 @@ static int wl_col_width(const struct wl_run *r)
 	return w;
 }
 
-/* mmtests cell: "  12345.67 (  -1.23%)" or "  12345.67 *  -1.23%*". */
-static void wl_put_cell(FILE *f, int w, double v, double pct, int sig)
+/*
+ * mmtests cell: "  12345.67 (  -1.23%)" or "  12345.67 *  -1.23%*"; @unit
+ * "" for a difference in points (placement shares).
+ */
+static void wl_put_cell(FILE *f, int w, double v, double pct, int sig,
+			const char *unit)
 {
 	char b[64];
 
@@ -194,9 +80,9 @@ static void wl_put_cell(FILE *f, int w, double v, double pct, int sig)
 		snprintf(b, sizeof(b), "%.2f", v);
 	fprintf(f, " %*s", w, b);
 	if (isnan(pct))
-		fprintf(f, " (%8s)", "NaN");
+		fprintf(f, " (%7s%s)", "NaN", unit);
 	else
-		fprintf(f, " %c%7.2f%%%c", sig ? '*' : '(', pct,
+		fprintf(f, " %c%7.2f%s%c", sig ? '*' : '(', pct, unit,
 			sig ? '*' : ')');
 }
 
@@ -239,6 +125,16 @@ static void wl_print_kernels(FILE *f, const struct wl_run *r)
 	      "#   exchanges kernel labels between boots, on each boot's Hmean, so a shift\n"
 	      "#   one boot happens to get is noise, not a kernel effect.  BootCoV% is the\n"
 	      "#   spread between a kernel's boots, TrialCoV% the spread within a boot.\n", f);
+}
+
+/* Fewest values per side whose exact test can reach p <= @level. */
+static int wl_samples_needed(double level)
+{
+	int n = 1;
+
+	while (n < WL_STATS_MAX_N && wl_perm_min_p(n, n) > level)
+		n++;
+	return n;
 }
 
 static void wl_print_header(FILE *f, const struct wl_run *r)
@@ -285,11 +181,16 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 		"loaded (placement mix from its counters)" :
 		"absent (no placement mix)");
 	if (r->nboot)
-		fprintf(f, "# boot order: balanced (scripts/compare), seed %llu; verdict: two-sided permutation test of the boots' Hmeans, alpha %g\n",
+		fprintf(f, "# boot order: balanced (scripts/compare), seed %llu; verdict: two-sided permutation tests of the boots' Hmeans and mean shares, alpha %g\n",
 			(unsigned long long)r->seed, r->alpha);
 	else
-		fprintf(f, "# order: %s per round, seed %llu; verdict: two-sided permutation test of the Hmeans, alpha %g\n",
+		fprintf(f, "# order: %s per round, seed %llu; verdict: two-sided permutation tests of the Hmeans and of the mean placement shares, alpha %g\n",
 			r->order, (unsigned long long)r->seed, r->alpha);
+	fprintf(f, "# correction: Holm over the report's %d tests (throughput and placement shares, cells x %s):\n"
+		"#   a '*' means Holm's adjusted p <= %g, so a report where nothing differs shows\n"
+		"#   any '*' with probability <= %g.  Holm, not Benjamini-Hochberg: the shares of a\n"
+		"#   cell sum to 100 %% and move together, and Holm holds under any dependence.\n",
+		r->ntests, r->nboot ? "kernels" : "policies", r->alpha, r->alpha);
 	for (p = 0; p < r->npol; p++)
 		for (i = 0; i < r->ncell; i++) {
 			int k = r->nboot ? wl_kernel_boots(r, p) : r->st[p][i].s.n;
@@ -305,6 +206,14 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 				pmin, r->nboot ? "boots" : "trials",
 				r->nboot ? "kernel" : "cell", minp, r->alpha,
 				r->nboot ? "boots" : "trials");
+		else if (r->ntests && r->minp > r->alpha / r->ntests)
+			fprintf(f, "# WARNING: the smallest attainable p, %.4f, is above Holm's first threshold\n"
+				"#          %g/%d = %.4f: no difference can be called significant; use at least\n"
+				"#          %d %s per %s.\n", r->minp, r->alpha,
+				r->ntests, r->alpha / r->ntests,
+				wl_samples_needed(r->alpha / r->ntests),
+				r->nboot ? "boots" : "trials",
+				r->nboot ? "kernel" : "cell");
 	}
 	if (r->nboot) {
 		wl_print_kernels(f, r);
@@ -369,14 +278,84 @@ static void wl_print_spread(FILE *f, const struct wl_run *r, int w)
 	}
 }
 
+/* "Perm" (raw) and "Holm" (adjusted) rows of throughput (k < 0) or share k. */
+static void wl_print_p_rows(FILE *f, const struct wl_run *r, int w, int k)
+{
+	char name[64], b[64];
+	int row, c, p;
+
+	for (row = 0; row < 2; row++)
+		for (c = 0; c < r->ncell; c++) {
+			wl_cell_name(r, c, name, sizeof(name), 0);
+			fprintf(f, "%-9s %-22s", row ? "Holm" : "Perm", name);
+			for (p = 0; p < r->npol; p++) {
+				const struct wl_cellstat *cs = &r->st[p][c];
+				const struct wl_perm_result *pr = k < 0 ?
+					&cs->perm : &cs->pl[k].perm;
+				int tested = k < 0 ? cs->tested : cs->pl[k].tested;
+				double adj = k < 0 ? cs->padj : cs->pl[k].padj;
+				int sig = k < 0 ? cs->sig : cs->pl[k].sig;
+
+				if (!p)
+					snprintf(b, sizeof(b), "baseline");
+				else if (!tested)
+					snprintf(b, sizeof(b), k >= 0 &&
+						 cs->pl[k].n && r->st[0][c].pl[k].n ?
+						 "all equal" : "-");
+				else if (row)
+					snprintf(b, sizeof(b), "%.4f%s", adj,
+						 sig ? " *" : "  ");
+				else
+					snprintf(b, sizeof(b), "%.4f %s  ",
+						 pr->p, pr->exact ? "exact" :
+						 "sampled");
+				fprintf(f, " %*s", w + 11, b);
+			}
+			fputc('\n', f);
+		}
+}
+
+/*
+ * Placement share k: Min, Mean (difference in points, '*' when
+ * significant), Stddev, Max per cell, then its p-values.
+ */
+static void wl_print_share(FILE *f, const struct wl_run *r, int w, int k)
+{
+	static const char * const rn[] = { "Min", "Mean", "Stddev", "Max" };
+	char name[64];
+	int row, c, p;
+
+	wl_print_heads(f, r, w, wl_pmetrics[k].row);
+	for (row = 0; row < 4; row++)
+		for (c = 0; c < r->ncell; c++) {
+			wl_cell_name(r, c, name, sizeof(name), 0);
+			fprintf(f, "%-9s %-22s", rn[row], name);
+			for (p = 0; p < r->npol; p++) {
+				const struct wl_pstat *b = &r->st[0][c].pl[k];
+				const struct wl_pstat *ps = &r->st[p][c].pl[k];
+				double v, bv;
+
+				v = row == 0 ? ps->min : row == 1 ? ps->mean :
+				    row == 2 ? ps->sd : ps->max;
+				bv = row == 0 ? b->min : row == 1 ? b->mean :
+				     row == 2 ? b->sd : b->max;
+				wl_put_cell(f, w, v, v - bv,
+					    row == 1 && ps->sig, "");
+			}
+			fputc('\n', f);
+		}
+	wl_print_p_rows(f, r, w, k);
+}
+
 void wl_print_table(FILE *f, const struct wl_run *r)
 {
 	static const char * const rn[WL_NR_ROWS] = {
 		"Min", "Hmean", "Stddev", "CoeffVar", "Max" };
-	int row, c, p, w = wl_col_width(r);
+	int row, c, p, k, w = wl_col_width(r);
 	char name[64];
 
 	wl_print_header(f, r);
+	wl_print_headline(f, r);
 	wl_print_heads(f, r, w, r->unit);
 	for (row = 0; row < WL_NR_ROWS; row++) {
 		for (c = 0; c < r->ncell; c++) {
@@ -410,7 +389,7 @@ void wl_print_table(FILE *f, const struct wl_run *r)
 				if (p == 0 && !isnan(v))
 					pct = 0;
 				wl_put_cell(f, w, v, pct,
-					    row == WL_ROW_HMEAN && cs->sig);
+					    row == WL_ROW_HMEAN && cs->sig, "%");
 			}
 			fputc('\n', f);
 		}
@@ -420,46 +399,14 @@ void wl_print_table(FILE *f, const struct wl_run *r)
 		wl_print_spread(f, r, w);
 
 	wl_print_heads(f, r, w, "p-value");
-	for (c = 0; c < r->ncell; c++) {
-		wl_cell_name(r, c, name, sizeof(name), 0);
-		fprintf(f, "%-9s %-22s", "Perm", name);
-		for (p = 0; p < r->npol; p++) {
-			const struct wl_cellstat *cs = &r->st[p][c];
-			char b[64];
-
-			if (!p)
-				snprintf(b, sizeof(b), "baseline");
-			else if (!cs->tested)
-				snprintf(b, sizeof(b), "-");
-			else
-				snprintf(b, sizeof(b), "%.4f %s%s", cs->perm.p,
-					 cs->perm.exact ? "exact" : "sampled",
-					 cs->sig ? " *" : "  ");
-			fprintf(f, " %*s", w + 11, b);
-		}
-		fputc('\n', f);
-	}
-
-	wl_print_heads(f, r, w, "Placement");
-	for (row = 0; row < 2; row++) {
-		for (c = 0; c < r->ncell; c++) {
-			wl_cell_name(r, c, name, sizeof(name), 0);
-			fprintf(f, "%-9s %-22s", row ? "CrossLLC%" : "WakerCPU%",
-				name);
-			for (p = 0; p < r->npol; p++) {
-				double v = row ? r->st[p][c].cross_pct :
-						 r->st[p][c].waker_pct;
-				char b[32];
-
-				if (isnan(v))
-					snprintf(b, sizeof(b), "-");
-				else
-					snprintf(b, sizeof(b), "%.2f", v);
-				fprintf(f, " %*s", w + 11, b);
-			}
-			fputc('\n', f);
-		}
-	}
+	wl_print_p_rows(f, r, w, -1);
+	for (k = 0; k < WL_NR_PM; k++)
+		if (r->has_pm[k])
+			wl_print_share(f, r, w, k);
+	if (!r->has_pm[WL_PM_WAKER_CPU])
+		fprintf(f, "\nPlacement: none (%s)\n", r->env.module ?
+			"no trial counted a wakeup" :
+			"wakelab.ko was not loaded");
 }
 
 void wl_print_brief(FILE *f, const struct wl_run *r)
@@ -478,12 +425,19 @@ void wl_print_brief(FILE *f, const struct wl_run *r)
 			fprintf(f, "%s%s:\n\n", p ? "\n" : "",
 				r->desc[p][0] ? r->desc[p] : r->spec[p].text);
 		for (c = 0; c < r->ncell; c++) {
+			const struct wl_cellstat *cs = &r->st[p][c];
+			const struct wl_pstat *wk = &cs->pl[WL_PM_WAKER_CPU];
+
 			wl_cell_name(r, c, name, sizeof(name), 1);
-			if (isnan(r->st[p][c].avg_inst))
-				fprintf(f, "%s : Avg: NaN\n", name);
+			if (isnan(cs->avg_inst))
+				fprintf(f, "%s : Avg: NaN", name);
 			else
-				fprintf(f, "%s : Avg: %.1f\n", name,
-					r->st[p][c].avg_inst);
+				fprintf(f, "%s : Avg: %.1f%s", name,
+					cs->avg_inst, cs->sig ? "*" : "");
+			if (r->has_pm[WL_PM_WAKER_CPU] && !isnan(wk->mean))
+				fprintf(f, "  WakerCPU%%: %.1f%s", wk->mean,
+					wk->sig ? "*" : "");
+			fputc('\n', f);
 		}
 	}
 }
@@ -562,11 +516,72 @@ static void wl_print_json_trial(FILE *f, const struct wl_run *r,
 	fprintf(f, ",\"wl_stream\":%s}", t->raw ? t->raw : "null");
 }
 
+/* "placement": {"waker_cpu": {n, mean, ...}, ...} of (p, c), or null. */
+static void wl_print_json_shares(FILE *f, const struct wl_run *r, int p,
+				 int c)
+{
+	int k, first = 1;
+
+	fputs("\"placement\":", f);
+	if (!r->has_pm[WL_PM_WAKER_CPU]) {
+		fputs("null,", f);
+		return;
+	}
+	fputc('{', f);
+	for (k = 0; k < WL_NR_PM; k++) {
+		const struct wl_pstat *ps = &r->st[p][c].pl[k];
+
+		if (!r->has_pm[k])
+			continue;
+		fprintf(f, "%s\"%s\":{\"n\":%d,", first ? "" : ",",
+			wl_pmetrics[k].key, ps->n);
+		first = 0;
+		wl_put_kv_num(f, "mean", ps->mean, 1);
+		wl_put_kv_num(f, "min", ps->min, 1);
+		wl_put_kv_num(f, "max", ps->max, 1);
+		wl_put_kv_num(f, "stddev", ps->sd, 1);
+		wl_put_kv_num(f, "diff", p ? ps->mean -
+			      r->st[0][c].pl[k].mean : 0, 1);
+		wl_put_kv_num(f, "p_value", ps->tested ? ps->perm.p : NAN, 1);
+		wl_put_kv_num(f, "p_adjusted", ps->padj, 1);
+		fprintf(f, "\"significant\":%s}", ps->sig ? "true" : "false");
+	}
+	fputs("},", f);
+}
+
+/* The headline's lines as a JSON array of strings. */
+static void wl_print_json_headline(FILE *f, const struct wl_run *r)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int first = 1;
+
+	fputc('[', f);
+	if (m) {
+		wl_print_headline(m, r);
+		fclose(m);
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			while (*line == ' ')
+				line++;
+			if (!*line || !strncmp(line, "Headline", 8))
+				continue;
+			if (!first)
+				fputc(',', f);
+			first = 0;
+			wl_json_put_string(f, line);
+		}
+	}
+	free(buf);
+	fputc(']', f);
+}
+
 void wl_print_json(FILE *f, const struct wl_run *r)
 {
 	int p, c, i, first;
 
-	fputs("{\"tool\":\"wl_compare\",\"version\":2,\"workload\":", f);
+	fputs("{\"tool\":\"wl_compare\",\"version\":3,\"workload\":", f);
 	wl_json_put_string(f, r->workload);
 	fputs(",\"unit\":", f);
 	wl_json_put_string(f, r->unit);
@@ -581,7 +596,12 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 		r->interrupted ? "true" : "false",
 		r->restored < 0 ? "null" : r->restored ? "true" : "false",
 		wl_run_failed(r), r->wall);
-	fputs("\"env\":", f);
+	fprintf(f, "\"correction\":{\"method\":\"holm\",\"tests\":%d,",
+		r->ntests);
+	wl_put_kv_num(f, "smallest_p", r->minp, 0);
+	fputs("},\"headline\":", f);
+	wl_print_json_headline(f, r);
+	fputs(",\"env\":", f);
 	wl_print_json_env(f, &r->env);
 	fprintf(f, ",\"test_unit\":\"%s\",\"boots\":[", r->nboot ? "boot" : "trial");
 	for (i = 0; i < r->nboot; i++) {
@@ -641,11 +661,15 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 				      0, 1);
 			wl_put_kv_num(f, "p_value", cs->tested ? cs->perm.p :
 				      NAN, 1);
+			wl_put_kv_num(f, "p_adjusted", cs->padj, 1);
 			fprintf(f, "\"exact\":%s,\"significant\":%s,",
 				cs->tested && cs->perm.exact ? "true" : "false",
 				cs->sig ? "true" : "false");
-			wl_put_kv_num(f, "waker_cpu_pct", cs->waker_pct, 1);
-			wl_put_kv_num(f, "cross_llc_pct", cs->cross_pct, 1);
+			wl_put_kv_num(f, "waker_cpu_pct",
+				      cs->pl[WL_PM_WAKER_CPU].mean, 1);
+			wl_put_kv_num(f, "cross_llc_pct",
+				      cs->pl[WL_PM_CROSS_LLC].mean, 1);
+			wl_print_json_shares(f, r, p, c);
 			fprintf(f, "\"boots\":%d,", cs->nboot);
 			wl_put_kv_num(f, "boot_cov", r->nboot ? cs->boot_cov : NAN, 1);
 			wl_put_kv_num(f, "trial_cov", r->nboot ? cs->trial_cov : NAN, 0);
@@ -665,11 +689,21 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 	fputs("]}\n", f);
 }
 
+/* A plot.dat figure: NAN is gnuplot's missing value '?'. */
+static void wl_put_dat(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs(" ?", f);
+	else
+		fprintf(f, " %.4f", v);
+}
+
 void wl_print_plot_data(FILE *f, const struct wl_run *r)
 {
+	const struct wl_pstat *wk, *cr;
 	int p, c;
 
-	fprintf(f, "# wl_compare %s (%s): instances hmean stddev min max\n",
+	fprintf(f, "# wl_compare %s (%s): instances hmean stddev min max waker_cpu_pct waker_cpu_sd cross_llc_pct cross_llc_sd ('?': no value)\n",
 		r->workload, r->unit);
 	for (p = 0; p < r->npol; p++) {
 		fprintf(f, "%s# policy %d: %s = %s\n", p ? "\n\n" : "", p,
@@ -679,23 +713,45 @@ void wl_print_plot_data(FILE *f, const struct wl_run *r)
 
 			if (!s->n || !r->cell[c].instances)
 				continue;
-			fprintf(f, "%d %.4f %.4f %.4f %.4f\n",
-				r->cell[c].instances, s->hmean,
-				isnan(s->stddev) ? 0 : s->stddev, s->min,
-				s->max);
+			wk = &r->st[p][c].pl[WL_PM_WAKER_CPU];
+			cr = &r->st[p][c].pl[WL_PM_CROSS_LLC];
+			fprintf(f, "%d", r->cell[c].instances);
+			wl_put_dat(f, s->hmean);
+			wl_put_dat(f, isnan(s->stddev) ? 0 : s->stddev);
+			wl_put_dat(f, s->min);
+			wl_put_dat(f, s->max);
+			wl_put_dat(f, wk->mean);
+			wl_put_dat(f, wk->n && isnan(wk->sd) ? 0 : wk->sd);
+			wl_put_dat(f, cr->mean);
+			wl_put_dat(f, cr->n && isnan(cr->sd) ? 0 : cr->sd);
+			fputc('\n', f);
 		}
 	}
 }
 
 void wl_print_plot_script(FILE *f, const struct wl_run *r)
 {
-	int p;
+	int p, place = r->has_pm[WL_PM_WAKER_CPU];
+	const char *sep = "plot ";
 
 	fprintf(f, "# gnuplot script written by wl_compare; run: gnuplot plot.gp\n");
-	fprintf(f, "set terminal png size 960,600\nset output 'plot.png'\n");
-	fprintf(f, "set title \"%s: Hmean of %d trials, bars: stddev (%s %s%s)\" noenhanced\n",
-		r->workload, r->rounds, r->env.release, r->env.mode,
-		!strcmp(r->env.mode, "TCG") ? ", emulator-dominated" : "");
+	fprintf(f, "set terminal pngcairo size %d,600\nset output 'plot.png'\n",
+		place ? 1440 : 960);
+	fprintf(f, "set datafile missing '?'\n");
+	if (place)
+		fprintf(f, "set multiplot layout 1,2 title \"%s %s%s\" noenhanced\n",
+			r->env.release, r->env.mode,
+			!strcmp(r->env.mode, "TCG") ?
+			": throughput is the emulator's, placement the kernel's" :
+			"");
+	if (place)
+		fprintf(f, "set title \"%s: Hmean of %d trials, bars: stddev\" noenhanced\n",
+			r->workload, r->rounds);
+	else
+		fprintf(f, "set title \"%s: Hmean of %d trials, bars: stddev (%s %s%s)\" noenhanced\n",
+			r->workload, r->rounds, r->env.release, r->env.mode,
+			!strcmp(r->env.mode, "TCG") ? ", emulator-dominated" :
+			"");
 	fprintf(f, "set xlabel 'instances'\nset ylabel '%s'\n", r->unit);
 	fprintf(f, "set logscale x 2\nset key below noenhanced\n");
 	fprintf(f, "set grid\nset yrange [0:*]\nset offsets graph 0.05, graph 0.05, 0, 0\n");
@@ -704,6 +760,19 @@ void wl_print_plot_script(FILE *f, const struct wl_run *r)
 		fprintf(f, "%s'plot.dat' index %d using 1:2:3 with yerrorlines lw 2 title '%s'",
 			p ? ", \\\n     " : "", p, r->spec[p].label);
 	fputc('\n', f);
+	if (!place)
+		return;
+	fprintf(f, "set title \"placement: mean share of wakeups, bars: stddev\" noenhanced\n");
+	fprintf(f, "set ylabel '%% of wakeups'\nset yrange [0:100]\n");
+	for (p = 0; p < r->npol; p++) {
+		fprintf(f, "%s'plot.dat' index %d using 1:6:7 with yerrorlines lw 2 lc %d title '%s: waker CPU'",
+			sep, p, p + 1, r->spec[p].label);
+		sep = ", \\\n     ";
+		if (r->has_pm[WL_PM_CROSS_LLC])
+			fprintf(f, "%s'plot.dat' index %d using 1:8:9 with yerrorlines lw 2 dt 2 lc %d title '%s: across LLCs'",
+				sep, p, p + 1, r->spec[p].label);
+	}
+	fprintf(f, "\nunset multiplot\n");
 }
 
 static int wl_run_gnuplot(const char *dir)

@@ -68,6 +68,27 @@ static void wl_add_place(struct wl_trial *t, const char *key, const char *v)
 			wl_add_counter(t, col, d);
 }
 
+/*
+ * wakelab's "decisions" ({"idle":{"calls":d,"waker":d},...}): each rule's
+ * calls as the counter "rule.<rule>".
+ */
+static void wl_add_rules(struct wl_trial *t, const char *dec)
+{
+	const char *it = NULL, *v;
+	char rule[WL_PLACE_KEY - sizeof(WL_PLACE_RULE)];
+	char key[WL_PLACE_KEY];
+	double d;
+
+	if (!dec || *dec != '{')
+		return;
+	while ((v = wl_json_next_member(&it, dec, rule, sizeof(rule)))) {
+		if (*v != '{' || wl_json_number(wl_json_member(v, "calls"), &d))
+			continue;
+		snprintf(key, sizeof(key), "%s%s", WL_PLACE_RULE, rule);
+		wl_add_counter(t, key, d);
+	}
+}
+
 /* Parse wl_stream's JSON into the trial. */
 static void wl_read_result(struct wl_trial *t, char *out)
 {
@@ -101,6 +122,7 @@ static void wl_read_result(struct wl_trial *t, char *out)
 		t->has_wakelab = 1;
 		while ((v = wl_json_next_member(&it, pl, key, sizeof(key))))
 			wl_add_place(t, key, v);
+		wl_add_rules(t, wl_json_member(wl, "decisions"));
 	}
 	if (strcmp(t->integrity, "ok")) {
 		snprintf(t->err, sizeof(t->err), "integrity \"%s\"",

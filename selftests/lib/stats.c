@@ -136,7 +136,7 @@ double wl_perm_min_p(int na, int nb)
 
 /* Statistic of the split given by mask[i] (1 = group a) over pooled x. */
 static double wl_perm_stat(const double *x, const unsigned char *mask,
-			   int n)
+			   int n, double (*mean)(const double *, int))
 {
 	double a[WL_STATS_MAX_N * 2], b[WL_STATS_MAX_N * 2];
 	int i, na = 0, nb = 0;
@@ -147,12 +147,13 @@ static double wl_perm_stat(const double *x, const unsigned char *mask,
 		else
 			b[nb++] = x[i];
 	}
-	return fabs(wl_hmean(a, na) - wl_hmean(b, nb));
+	return fabs(mean(a, na) - mean(b, nb));
 }
 
-int wl_perm_test(const double *a, int na, const double *b,
-		 int nb, uint64_t max_exact, uint64_t nrand,
-		 uint64_t seed, struct wl_perm_result *res)
+static int wl_perm_core(const double *a, int na, const double *b, int nb,
+			uint64_t max_exact, uint64_t nrand, uint64_t seed,
+			struct wl_perm_result *res,
+			double (*mean)(const double *, int))
 {
 	unsigned char mask[WL_STATS_MAX_N * 2];
 	double x[WL_STATS_MAX_N * 2], obs, thr;
@@ -165,7 +166,7 @@ int wl_perm_test(const double *a, int na, const double *b,
 		return -1;
 	memcpy(x, a, na * sizeof(*x));
 	memcpy(x + na, b, nb * sizeof(*x));
-	obs = fabs(wl_hmean(a, na) - wl_hmean(b, nb));
+	obs = fabs(mean(a, na) - mean(b, nb));
 	thr = obs * (1 - WL_STATS_TIE_EPS);
 	res->stat = obs;
 	total = wl_choose(n, na);
@@ -178,7 +179,7 @@ int wl_perm_test(const double *a, int na, const double *b,
 			memset(mask, 0, n);
 			for (i = 0; i < na; i++)
 				mask[idx[i]] = 1;
-			if (wl_perm_stat(x, mask, n) >= thr)
+			if (wl_perm_stat(x, mask, n, mean) >= thr)
 				res->count++;
 			res->total++;
 			for (i = na - 1; i >= 0 && idx[i] == n - na + i; i--)
@@ -209,11 +210,79 @@ int wl_perm_test(const double *a, int na, const double *b,
 		memset(mask, 0, n);
 		for (i = 0; i < na; i++)
 			mask[idx[i]] = 1;
-		if (wl_perm_stat(x, mask, n) >= thr)
+		if (wl_perm_stat(x, mask, n, mean) >= thr)
 			res->count++;
 	}
 	res->total = nrand;
 	res->exact = 0;
 	res->p = (double)(res->count + 1) / (double)(nrand + 1);
 	return 0;
+}
+
+int wl_perm_test(const double *a, int na, const double *b,
+		 int nb, uint64_t max_exact, uint64_t nrand,
+		 uint64_t seed, struct wl_perm_result *res)
+{
+	return wl_perm_core(a, na, b, nb, max_exact, nrand, seed, res,
+			    wl_hmean);
+}
+
+int wl_perm_test_mean(const double *a, int na, const double *b,
+		      int nb, uint64_t max_exact, uint64_t nrand,
+		      uint64_t seed, struct wl_perm_result *res)
+{
+	return wl_perm_core(a, na, b, nb, max_exact, nrand, seed, res,
+			    wl_amean);
+}
+
+void wl_holm(const double *p, int m, double *adj)
+{
+	int order[WL_STATS_MAX_TESTS], i, j, t;
+	double run = 0, v;
+
+	if (m > WL_STATS_MAX_TESTS)
+		m = WL_STATS_MAX_TESTS;
+	for (i = 0; i < m; i++)
+		order[i] = i;
+	/* Insertion sort by p, ties in input order: m is small. */
+	for (i = 1; i < m; i++) {
+		t = order[i];
+		for (j = i; j > 0 && p[order[j - 1]] > p[t]; j--)
+			order[j] = order[j - 1];
+		order[j] = t;
+	}
+	for (i = 0; i < m; i++) {
+		v = (double)(m - i) * p[order[i]];
+		if (v > 1)
+			v = 1;
+		if (v > run)
+			run = v;
+		adj[order[i]] = run;
+	}
+}
+
+double wl_norm_quantile(double q)
+{
+	double lo = -40, hi = 40, mid;
+	int i;
+
+	if (!(q > 0 && q < 1))
+		return NAN;
+	/* Bisection on the normal CDF, 0.5 * erfc(-x / sqrt(2)). */
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (0.5 * erfc(-mid / M_SQRT2) < q)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double wl_detectable(double sd, int na, int nb, double alpha, double power)
+{
+	if (na < 1 || nb < 1 || isnan(sd) || !(alpha > 0 && alpha < 1))
+		return NAN;
+	return (wl_norm_quantile(1 - alpha / 2) + wl_norm_quantile(power)) *
+	       sd * sqrt(1.0 / na + 1.0 / nb);
 }

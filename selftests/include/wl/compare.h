@@ -16,7 +16,7 @@
 #include "wl/spec.h"
 
 #define WL_DEFAULT_INSTANCES	"1,cpus/4,cpus/2,cpus,2*cpus"
-#define WL_DEFAULT_TRIALS	5
+#define WL_DEFAULT_TRIALS	8
 #define WL_DEFAULT_DURATION	10.0
 #define WL_DEFAULT_ALPHA	0.05
 #define WL_DEFAULT_MAX_EXACT	100000

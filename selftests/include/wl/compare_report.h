@@ -30,8 +30,64 @@
 
 /* Placement columns the mix is computed from (docs/module.md). */
 #define WL_PLACE_TOTAL		"wakeups"
-#define WL_PLACE_WAKER		"waker_cpu"
-#define WL_PLACE_CROSS		"cross_llc"
+/* A trial's wake_affine() decisions by rule: "rule.<rule>" = its calls. */
+#define WL_PLACE_RULE		"rule."
+
+/*
+ * The placement shares tested like throughput: each trial's share (%) of
+ * its wakeups placed so (the module's placement table), or of its
+ * wake_affine() calls decided by a rule (the decisions table, on the
+ * patched kernel).  A trial without wakeups (or decisions) has no share.
+ */
+enum wl_pmetric {
+	WL_PM_WAKER_CPU, WL_PM_PREV_CPU, WL_PM_WAKER_LLC, WL_PM_PREV_LLC,
+	WL_PM_CROSS_LLC, WL_PM_RULE_NONE, WL_PM_RULE_IDLE,
+	WL_PM_RULE_WEIGHT, WL_PM_RULE_OLD, WL_PM_RULE_POLICY, WL_NR_PM
+};
+
+/**
+ * struct wl_pmetric_def - one placement share
+ * @row:	its name in the table ("WakerCPU%")
+ * @key:	its name in the JSON ("waker_cpu")
+ * @num:	the counter it counts ("waker_cpu", "rule.idle")
+ * @den:	the counter it is a share of; NULL: every "rule." counter
+ * @words:	what it says in a headline ("on the waker's CPU")
+ * @of:		of what ("wakeups", "wake_affine() calls")
+ */
+struct wl_pmetric_def {
+	const char	*row;
+	const char	*key;
+	const char	*num;
+	const char	*den;
+	const char	*words;
+	const char	*of;
+};
+
+extern const struct wl_pmetric_def wl_pmetrics[WL_NR_PM];
+
+/**
+ * struct wl_pstat - one placement share of one (policy, cell)
+ * @n:		values: trials with a share (boots with one, across boots)
+ * @mean:	arithmetic mean of the values (%)
+ * @min:	smallest
+ * @max:	largest
+ * @sd:		sample standard deviation (n - 1), NAN when n < 2
+ * @perm:	permutation test of the means against the baseline's
+ * @tested:	@perm is valid and in the report's family
+ * @padj:	Holm-adjusted p (NAN when not tested)
+ * @sig:	@padj <= alpha
+ */
+struct wl_pstat {
+	int			n;
+	double			mean;
+	double			min;
+	double			max;
+	double			sd;
+	struct wl_perm_result	perm;
+	int			tested;
+	double			padj;
+	int			sig;
+};
 
 /**
  * struct wl_trial - one wl_stream run
@@ -94,10 +150,10 @@ struct wl_cell {
  * @s:		summary of the successful trials' aggregates
  * @perm:	permutation test against the baseline policy
  * @tested:	@perm is valid
- * @sig:	significant at the run's alpha
+ * @padj:	Holm-adjusted p over the report's family (NAN: not tested)
+ * @sig:	@padj at most the run's alpha
  * @avg_inst:	arithmetic mean of aggregate / instances (Peter's "Avg")
- * @waker_pct:	% of wakeups placed on the waker's CPU, NAN if unknown
- * @cross_pct:	% of wakeups crossing an LLC, NAN if unknown
+ * @pl:		the placement shares (n 0: no data)
  * @failed:	trials that did not complete with integrity
  * @nboot:	boots with a successful trial (kernel comparison)
  * @boot_cov:	between-boot spread: CoeffVar (%) of the boots' Hmeans
@@ -108,10 +164,10 @@ struct wl_cellstat {
 	struct wl_summary	s;
 	struct wl_perm_result	perm;
 	int			tested;
+	double			padj;
 	int			sig;
 	double			avg_inst;
-	double			waker_pct;
-	double			cross_pct;
+	struct wl_pstat		pl[WL_NR_PM];
 	int			failed;
 	int			nboot;
 	double			boot_cov;
@@ -161,6 +217,10 @@ struct wl_boot {
  * @boot:	them, in schedule order
  * @kenv:	each kernel's environment, from its first good boot
  * @st:		statistics [policy][cell]
+ * @has_pm:	some trial has a value of the placement share (a rule share:
+ *		a value above 0)
+ * @ntests:	tests in the report's family (Holm's m)
+ * @minp:	smallest p any test of the family could give (exact test)
  *
  * In a kernel comparison each "policy" is a kernel (its label the kernel's
  * name, @desc what it is: release, preemption model, configuration, spec)
@@ -194,6 +254,9 @@ struct wl_run {
 	struct wl_boot		boot[WL_MAX_BOOTS];
 	struct wl_env		kenv[WL_CMP_MAX_SPECS];
 	struct wl_cellstat	st[WL_CMP_MAX_SPECS][WL_MAX_CELLS];
+	int			has_pm[WL_NR_PM];
+	int			ntests;
+	double			minp;
 };
 
 /* Row name of a cell: "tcp_stream-4" (with "-m16384" when sizes vary). */
@@ -201,11 +264,26 @@ void wl_cell_name(const struct wl_run *r, int c, char *buf,
 		  size_t len, int upper);
 
 /*
- * Compute every statistic; the seed of cell c, policy p is seed+c*P+p.  In
- * a kernel comparison (@nboot > 0) the test permutes kernel labels across
- * boots, on each boot's Hmean.
+ * Compute every statistic (lib/compare_stats.c); the seed of cell c,
+ * policy p is seed+c*P+p (placement share k: + (k+1)*P*C).  In a kernel
+ * comparison (@nboot > 0) the test permutes kernel labels across boots, on
+ * each boot's Hmean (each boot's mean share).  Every test of the report --
+ * throughput and placement shares, cells x policies -- is one family:
+ * Holm's adjusted p decides the marks.  A share whose pooled values are all
+ * equal (p = 1 whatever the data) is not in the family.
  */
 void wl_run_stats(struct wl_run *r);
+
+/* A trial's share (%) of placement metric @k, NAN when it has none. */
+double wl_trial_share(const struct wl_trial *t, int k);
+
+/*
+ * The headline (lib/compare_headline.c): one line per (cell, policy) with
+ * a significant difference, placement first under TCG, throughput first
+ * on KVM or a bare host; or, when nothing differs, the difference the run
+ * could have detected from its spread.
+ */
+void wl_print_headline(FILE *f, const struct wl_run *r);
 
 int wl_run_failed(const struct wl_run *r);
 

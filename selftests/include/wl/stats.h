@@ -16,6 +16,8 @@
 
 /* Largest sample one (policy, instances) cell may hold. */
 #define WL_STATS_MAX_N		64
+/* Most tests one family-wise correction takes (wl_holm()). */
+#define WL_STATS_MAX_TESTS	4096
 /* Relative tolerance when comparing a permuted statistic to the observed. */
 #define WL_STATS_TIE_EPS	1e-9
 
@@ -100,5 +102,37 @@ double wl_perm_min_p(int na, int nb);
 int wl_perm_test(const double *a, int na, const double *b,
 		 int nb, uint64_t max_exact, uint64_t nrand,
 		 uint64_t seed, struct wl_perm_result *res);
+
+/*
+ * wl_perm_test_mean() - the same test on the difference of arithmetic
+ * means (for shares, which may be 0, where a harmonic mean is not apt)
+ */
+int wl_perm_test_mean(const double *a, int na, const double *b,
+		      int nb, uint64_t max_exact, uint64_t nrand,
+		      uint64_t seed, struct wl_perm_result *res);
+
+/*
+ * wl_holm() - Holm's step-down adjusted p-values
+ * @p:		raw p-values of the family
+ * @m:		family size (at most WL_STATS_MAX_TESTS)
+ * @adj:	adjusted p-values, in @p's order: with the raw values sorted
+ *		ascending, adj(i) = max over j <= i of min(1, (m - j + 1) p(j))
+ *
+ * Rejecting every hypothesis whose adjusted p is at most alpha controls
+ * the family-wise error rate at alpha whatever the dependence between the
+ * tests (Holm 1979).
+ */
+void wl_holm(const double *p, int m, double *adj);
+
+/* Standard normal quantile (bisection on erfc); NAN outside (0, 1). */
+double wl_norm_quantile(double q);
+
+/*
+ * Smallest true difference of means a two-sided test at level @alpha
+ * detects with probability @power, samples of @na and @nb values with
+ * standard deviation @sd (normal approximation):
+ * (z(1 - alpha/2) + z(power)) * sd * sqrt(1/na + 1/nb).
+ */
+double wl_detectable(double sd, int na, int nb, double alpha, double power);
 
 #endif /* WL_STATS_H */
