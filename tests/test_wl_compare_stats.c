@@ -220,6 +220,43 @@ static void test_shares(void)
 	      "five trials a side: 2/252 x 4 = 0.032, significant\n");
 }
 
+/* A kernel comparison: the shares' unit is the boot (its mean share). */
+static void test_boot_shares(void)
+{
+	const struct wl_pstat *a, *b;
+	int i;
+
+	memset(&run, 0, sizeof(run));
+	run.npol = 2;
+	run.ncell = 1;
+	run.alpha = 0.05;
+	run.max_exact = 100000;
+	run.nboot = 4;
+	for (i = 0; i < 4; i++) {
+		run.boot[i].kernel = i == 1 || i == 2;
+		run.boot[i].ok = 1;
+		run.boot[i].seq = i + 1;
+	}
+	/* Boot 1 (A): 10, 30 -> 20; boot 2 (B): 50; boot 3 (B): 60, 80 -> 70;
+	 * boot 4 (A): 40 and a trial without wakeups. */
+	for (i = 0; i < 7; i++) {
+		static const int boot[] = { 1, 1, 2, 3, 3, 4, 4 };
+		static const double waker[] = { 10, 30, 50, 60, 80, 40, 0 };
+
+		add_trial(boot[i] == 2 || boot[i] == 3, 0, i < 6 ? 100 : 0,
+			  waker[i], 0, 1);
+		run.trial[run.ntrial - 1].boot = boot[i];
+	}
+	wl_run_stats(&run);
+	a = &run.st[0][0].pl[WL_PM_WAKER_CPU];
+	b = &run.st[1][0].pl[WL_PM_WAKER_CPU];
+	CHECK(a->n == 2 && near(a->mean, 30, 1e-12) && a->min == 20 &&
+	      a->max == 40 && b->n == 2 && near(b->mean, 60, 1e-12) &&
+	      b->min == 50 && b->max == 70 && b->tested &&
+	      near(b->perm.p, 2.0 / 6, 1e-12),
+	      "kernel comparison: one mean share per boot, tested across boots\n");
+}
+
 static void test_json(void)
 {
 	const char *o = "{\"aggregate\":5534.28,\"unit\":\"Mbit\\/s\",\"instances\":2,"
@@ -290,11 +327,12 @@ static void test_json_members(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(32 + 6 + 8);
+	ksft_set_plan(32 + 6 + 8 + 1);
 	test_summary();
 	test_perm();
 	test_holm();
 	test_shares();
+	test_boot_shares();
 	test_json();
 	test_json_members();
 	ksft_finished();

@@ -69,8 +69,9 @@ static int wl_head_place(char *b, size_t len, const struct wl_run *r,
 			o += wl_head_p(b + o, len - o, ps->perm.p, ps->padj);
 	}
 	if (n > WL_HEAD_SHARES && o < len)
-		snprintf(b + o, len - o, " and %d more share%s differ (see the table)",
-			 n - WL_HEAD_SHARES, n - WL_HEAD_SHARES > 1 ? "s" : "");
+		snprintf(b + o, len - o, " and %d more share%s (see the table)",
+			 n - WL_HEAD_SHARES, n - WL_HEAD_SHARES > 1 ?
+			 "s differ" : " differs");
 	return n;
 }
 
