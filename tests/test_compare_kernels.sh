@@ -8,7 +8,8 @@
 # boot of a kernel is; a failed boot is reported and left out while the
 # others' results stand; each kernel boots with its own spec and its own
 # module build tree, a bzImage without a build tree is refused before
-# anything boots unless --no-module is asked for.  The VM is a stand-in
+# anything boots unless --no-module is asked for; the defaults (7 boots a
+# kernel of 3 trials) and the policy comparison's --quick.  The VM is a stand-in
 # (WL_VM) that runs the guest command on the host with tests/fake-wl-stream
 # and an emulated debugfs.  TAP.
 
@@ -28,7 +29,7 @@ if ! make -s -C "$top/selftests" >/dev/null 2>&1 || [ ! -x "$cmp" ]; then
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi
-echo "1..16"
+echo "1..18"
 
 # --- the schedule ---------------------------------------------------------------
 s1=$(wl_boot_schedule 7 4 A B | tr '\n' ' ')
@@ -247,5 +248,23 @@ rc=$?
 	[ "$(grep -c -- '--no-module' "$tmp/vm.log")" = 2 ] &&
 	grep -q 'no wakelab.ko (--no-module)' "$tmp/res/latest/report.txt"
 ok $? "compare --kernels: a bzImage without a build tree is refused before any boot (exit $rc); --no-module boots it and the report says so"
+
+: > "$tmp/vm.log"
+"$top/scripts/compare" --results "$tmp/res" --seed 3 --quick --policies 'default;NO_WA_IDLE' \
+	--kernel "$tmp/ka/arch/x86/boot/bzImage" > "$tmp/q1.out" 2>&1 &&
+	"$top/scripts/compare" --results "$tmp/res" --seed 3 --quick --trials 3 \
+		--policies 'default;NO_WA_IDLE' --stream-opts '-W 0.1' \
+		--kernel "$tmp/ka/arch/x86/boot/bzImage" > "$tmp/q2.out" 2>&1 &&
+	grep -q -- ' -n cpus\\,2\\\*cpus -r 7 -l 1 ' "$tmp/vm.log" &&
+	grep -q -- ' -n cpus\\,2\\\*cpus -r 3 -l 1 ' "$tmp/vm.log" &&
+	grep -q '^Headline' "$tmp/res/latest/report.txt"
+ok $? "compare --quick: cpus and 2 x cpus, 7 trials of 1 s unless given; the report has the headline"
+
+"$top/scripts/compare" --results "$tmp/res" --seed 3 --instances 1 --duration 1 \
+	--kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" \
+	> "$tmp/k7.out" 2>&1 &&
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["boots"]) == 14 and d["rounds"] == 3, (len(d["boots"]), d["rounds"])' \
+		"$tmp/res/latest/results.json"
+ok $? "compare --kernels: 7 boots a kernel of 3 trials by default"
 
 tap_done

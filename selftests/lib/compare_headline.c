@@ -147,7 +147,7 @@ static void wl_head_none(FILE *f, const struct wl_run *r)
 							 WL_HEAD_POWER);
 			sd = sqrt(((isnan(wa->sd) ? 0 : wa->sd * wa->sd) +
 				   (isnan(wb->sd) ? 0 : wb->sd * wb->sd)) / 2);
-			if (wa->n && wb->n)
+			if (wb->tested && wa->n > 1 && wb->n > 1)
 				pl[np++] = wl_detectable(sd, wa->n, wb->n,
 							 level, WL_HEAD_POWER);
 		}

@@ -540,8 +540,8 @@ static void wl_print_json_shares(FILE *f, const struct wl_run *r, int p,
 		wl_put_kv_num(f, "min", ps->min, 1);
 		wl_put_kv_num(f, "max", ps->max, 1);
 		wl_put_kv_num(f, "stddev", ps->sd, 1);
-		wl_put_kv_num(f, "diff", p ? ps->mean -
-			      r->st[0][c].pl[k].mean : 0, 1);
+		wl_put_kv_num(f, "diff", ps->mean -
+			      (p ? r->st[0][c].pl[k].mean : ps->mean), 1);
 		wl_put_kv_num(f, "p_value", ps->tested ? ps->perm.p : NAN, 1);
 		wl_put_kv_num(f, "p_adjusted", ps->padj, 1);
 		fprintf(f, "\"significant\":%s}", ps->sig ? "true" : "false");

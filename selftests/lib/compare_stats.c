@@ -9,6 +9,10 @@
 
 #include "wl/compare_report.h"
 
+/* Every test of the largest report fits one family. */
+_Static_assert((WL_CMP_MAX_SPECS - 1) * WL_MAX_CELLS * (WL_NR_PM + 1) <=
+	       WL_STATS_MAX_TESTS, "a report's family exceeds wl_holm()");
+
 const struct wl_pmetric_def wl_pmetrics[WL_NR_PM] = {
 	[WL_PM_WAKER_CPU] = { "WakerCPU%", "waker_cpu", "waker_cpu",
 			      WL_PLACE_TOTAL, "on the waker's CPU", "wakeups" },
@@ -227,9 +231,16 @@ static void wl_place_stats(struct wl_run *r, int c)
 	}
 }
 
+/* Smallest p a test could give: exact, or sampled (1 / (splits + 1)). */
+static double wl_test_min_p(const struct wl_run *r,
+			    const struct wl_perm_result *pr, int na, int nb)
+{
+	return pr->exact ? wl_perm_min_p(na, nb) : 1.0 / (r->nrand + 1);
+}
+
 /*
  * Holm over every test of the report; also the smallest p any test of the
- * family could give (exact test, its two sample sizes).
+ * family could give.
  */
 static void wl_correct(struct wl_run *r)
 {
@@ -243,15 +254,17 @@ static void wl_correct(struct wl_run *r)
 
 			na = r->nboot ? r->st[0][c].nboot : r->st[0][c].s.n;
 			nb = r->nboot ? cs->nboot : cs->s.n;
-			if (cs->tested && m < WL_STATS_MAX_TESTS) {
+			if (cs->tested) {
 				p[m++] = cs->perm.p;
-				minp = fmin(minp, wl_perm_min_p(na, nb));
+				minp = fmin(minp, wl_test_min_p(r, &cs->perm, na,
+								nb));
 			}
 			for (k = 0; k < WL_NR_PM; k++) {
-				if (!cs->pl[k].tested || m >= WL_STATS_MAX_TESTS)
+				if (!cs->pl[k].tested)
 					continue;
 				p[m++] = cs->pl[k].perm.p;
-				minp = fmin(minp, wl_perm_min_p(r->st[0][c].pl[k].n,
+				minp = fmin(minp, wl_test_min_p(r, &cs->pl[k].perm,
+								r->st[0][c].pl[k].n,
 								cs->pl[k].n));
 			}
 		}
@@ -263,12 +276,12 @@ static void wl_correct(struct wl_run *r)
 		for (q = 1; q < r->npol; q++) {
 			struct wl_cellstat *cs = &r->st[q][c];
 
-			if (cs->tested && m < WL_STATS_MAX_TESTS) {
+			if (cs->tested) {
 				cs->padj = adj[m++];
 				cs->sig = cs->padj <= r->alpha;
 			}
 			for (k = 0; k < WL_NR_PM; k++) {
-				if (!cs->pl[k].tested || m >= WL_STATS_MAX_TESTS)
+				if (!cs->pl[k].tested)
 					continue;
 				cs->pl[k].padj = adj[m++];
 				cs->pl[k].sig = cs->pl[k].padj <= r->alpha;

@@ -17,7 +17,7 @@
 /* Largest sample one (policy, instances) cell may hold. */
 #define WL_STATS_MAX_N		64
 /* Most tests one family-wise correction takes (wl_holm()). */
-#define WL_STATS_MAX_TESTS	4096
+#define WL_STATS_MAX_TESTS	8192
 /* Relative tolerance when comparing a permuted statistic to the observed. */
 #define WL_STATS_TIE_EPS	1e-9
 
