@@ -159,17 +159,23 @@ static void add_trial(int p, int c, double wakeups, double waker,
 	t->place_val[2] = prev;
 }
 
+/* An empty run of two policies over @ncell cells, alpha 0.05, exact tests. */
+static void new_run(int ncell)
+{
+	memset(&run, 0, sizeof(run));
+	run.npol = 2;
+	run.ncell = ncell;
+	run.alpha = 0.05;
+	run.max_exact = 100000;
+	run.seed = 1;
+}
+
 static void test_shares(void)
 {
 	const struct wl_pstat *a, *b;
 	int i;
 
-	memset(&run, 0, sizeof(run));
-	run.npol = 2;
-	run.ncell = 2;
-	run.alpha = 0.05;
-	run.max_exact = 100000;
-	run.seed = 1;
+	new_run(2);
 	/* Cell 0: waker shares 90 95 100 85 vs 10 20 30 40 (of 200 wakeups). */
 	for (i = 0; i < 4; i++) {
 		add_trial(0, 0, 200, 2 * (90 + 5 * i) - (i == 3) * 40, 0,
@@ -226,11 +232,7 @@ static void test_boot_shares(void)
 	const struct wl_pstat *a, *b;
 	int i;
 
-	memset(&run, 0, sizeof(run));
-	run.npol = 2;
-	run.ncell = 1;
-	run.alpha = 0.05;
-	run.max_exact = 100000;
+	new_run(1);
 	run.nboot = 4;
 	for (i = 0; i < 4; i++) {
 		run.boot[i].kernel = i == 1 || i == 2;
