@@ -39,13 +39,18 @@ run() { "$cmp" -q -R "$fake" -l 1 "$@"; }
 same() { cmp -s "$tmp/features.orig" "$tmp/dbg/sched/features"; }
 state=$tmp/dbg/wl_compare.state
 # Start a slow comparison in the background (pid in $bg) and wait until it
-# has applied NO_WA_IDLE: a trial is running.
+# has applied NO_WA_IDLE for a trial: the trials have begun (the stand-in
+# logged a start; the specs' check before them applies and restores
+# NO_WA_IDLE once, too briefly to kill it in) and NO_WA_IDLE is set.
 start_applied() {
-	FAKE_SLEEP=1 "$cmp" -q -R "$fake" -l 1 -r 5 -n 1 "$@" default NO_WA_IDLE >/dev/null 2>&1 &
+	rm -f "$tmp/started"
+	FAKE_ARGS_LOG=$tmp/started FAKE_SLEEP=1 \
+		"$cmp" -q -R "$fake" -l 1 -r 5 -n 1 "$@" default NO_WA_IDLE >/dev/null 2>&1 &
 	bg=$!
 	applied=0
-	for _ in $(seq 200); do
-		if grep -qw NO_WA_IDLE "$tmp/dbg/sched/features"; then
+	for _ in $(seq 400); do
+		if [ -s "$tmp/started" ] &&
+		   grep -qw NO_WA_IDLE "$tmp/dbg/sched/features"; then
 			applied=1
 			break
 		fi
