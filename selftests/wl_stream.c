@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wl_stream: loopback workload engine for wakelab.  Runs N instances of a
- * TCP, UDP or SCTP stream, or of a TCP request/response exchange, each
+ * TCP, UDP, SCTP or TIPC stream, or of a TCP or TIPC request/response
+ * exchange, each
  * instance a sender and a receiver in its own process (as netperf and
  * netserver; --threads for threads), all released by one barrier and
  * measured over one common window after a warm-up.  Reports per-instance
@@ -10,11 +11,14 @@
  * software/hardware counts, /proc/schedstat wakeup deltas and the deltas of
  * wakelab's debugfs counters, as a table, one JSON object (--json) or one
  * netperf-loop line (--brief).  Every run checks integrity: bytes sent ==
- * bytes received for TCP and SCTP, transactions answered for tcp_rr.
+ * bytes received for TCP, SCTP and TIPC, transactions answered for the rr
+ * workloads.  --netns puts the senders and receivers in two namespaces
+ * joined by a veth pair; --serve and --remote run them on two hosts.
  *
  * Exit status: 0 ok, 1 run or integrity failure, 2 bad usage, 4 (KSFT_SKIP)
  * workload or pin mode unsupported on this system.
  */
+#include <arpa/inet.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +26,11 @@
 #include <unistd.h>
 
 #include "wl/clock.h"
+#include "wl/netns.h"
 #include "wl/sig.h"
 #include "wl/stream.h"
 #include "wl/stream_pin.h"
+#include "wl/stream_remote.h"
 
 static void __attribute__((noreturn)) wl_stream_usage_exit(const char *err)
 {
@@ -56,6 +62,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wl_stream: no online CPUs found\n");
 		return WL_EXIT_FAIL;
 	}
+	if (wl_scfg.serve) {
+		wl_stop_signals(wl_stream_on_signal);
+		return wl_remote_serve();
+	}
 	skip = wl_pin_unsupported(&wl_stopo, wl_scfg.pin);
 	if (!skip)
 		skip = wl_stream_unsupported();
@@ -78,8 +88,28 @@ int main(int argc, char **argv)
 	wl_stop_signals(wl_stream_on_signal);
 	if (wl_scfg.schedstats && wl_stream_schedstats_on())
 		return WL_EXIT_FAIL;
+	if (wl_scfg.netns) {
+		if (wl_netns_setup(wl_scfg.offload, why, sizeof(why)))
+			goto fail;
+		inet_pton(AF_INET, WL_NETNS_RCV_ADDR, &wl_stream_bind_addr);
+	}
+	if (wl_scfg.remote && wl_remote_connect(why, sizeof(why)))
+		goto fail;
+	if (wl_stream_listen(why, sizeof(why)))
+		goto fail;
+	if (wl_scfg.remote) {
+		ret = wl_remote_hello(why, sizeof(why));
+		if (ret == -2) {
+			fprintf(stderr, "wl_stream: SKIP: %s\n", why);
+			wl_stream_die(WL_EXIT_SKIP);
+		}
+		if (ret)
+			goto fail;
+	}
 
 	if (wl_stream_start(why, sizeof(why)) || !wl_stream_wait_ready(why, sizeof(why)))
+		goto fail;
+	if (wl_scfg.remote && wl_remote_go(why, sizeof(why)))
 		goto fail;
 	wl_perf_open(&wl_sperf, wl_stopo.cpu, wl_stopo.ncpus);
 
@@ -104,6 +134,8 @@ int main(int argc, char **argv)
 	wl_stream_set_phase(WL_PH_STOP);
 	if (!wl_stream_wait_done(why, sizeof(why)))
 		goto fail;
+	if (wl_scfg.remote && wl_remote_final(why, sizeof(why)))
+		goto fail;
 	ss_enabled = wl_schedstats_enabled();
 	wl_stream_restore_schedstats();
 	wl_stream_compute(&s0, &s1, &res);
@@ -115,6 +147,7 @@ int main(int argc, char **argv)
 	else
 		wl_stream_print_table(&res, &s0, &s1, ss_enabled);
 	fflush(stdout);
+	wl_netns_cleanup();
 	return res.integrity ? 0 : WL_EXIT_FAIL;
 
 fail:

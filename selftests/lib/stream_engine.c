@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <linux/tipc.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -32,6 +33,7 @@
 #include <linux/sctp.h>
 
 #include "wl/clock.h"
+#include "wl/netns.h"
 #include "wl/schedstat.h"
 #include "wl/stream.h"
 #include "wl/stream_pin.h"
@@ -44,6 +46,8 @@
 #define WL_POLL_NS		10000000L
 #define WL_UDP_IDLE_MS		100
 #define WL_THREAD_STACK		(256 << 10)
+/* TIPC service type of a run: this base plus the controller's PID. */
+#define WL_TIPC_TYPE_BASE	0x10000u
 
 struct wl_worker_arg {
 	int inst;
@@ -56,6 +60,8 @@ const char * const wl_sctp_mib[WL_SCTP_MIB_NR] = {
 	"SctpInDataChunkDiscards",
 };
 
+bool (*wl_stream_peer_poll)(bool now, char *why, size_t len);
+struct in_addr wl_stream_bind_addr = { .s_addr = 0x0100007f };	/* 127.0.0.1 */
 struct wl_cfg wl_scfg;
 struct wl_shared *wl_sh;
 struct wl_topo wl_stopo;
@@ -113,7 +119,7 @@ static uint64_t wl_load(uint64_t *p)
  */
 static uint64_t wl_progress(int i)
 {
-	return wl_scfg.workload == WL_TCP_RR ? wl_load(&wl_sh->inst[i].rcv.msgs) :
+	return wl_workload_rr(wl_scfg.workload) ? wl_load(&wl_sh->inst[i].rcv.msgs) :
 	       wl_load(&wl_sh->inst[i].rcv.bytes);
 }
 
@@ -154,18 +160,37 @@ bool wl_stream_sctp(void)
 
 bool wl_stream_reliable(void)
 {
-	return wl_scfg.workload == WL_TCP_STREAM || wl_stream_sctp();
+	return wl_scfg.workload == WL_TCP_STREAM ||
+	       wl_scfg.workload == WL_TIPC_STREAM || wl_stream_sctp();
+}
+
+bool wl_stream_local(bool sender)
+{
+	if (!wl_scfg.remote && !wl_scfg.serve)
+		return true;
+	/* A client runs the senders unless --receive; a server the others. */
+	return sender == (wl_scfg.remote ? !wl_scfg.receive : wl_scfg.receive);
 }
 
 /* Whether the receiver accepts a connection (one-to-one styles). */
 static bool wl_connected(void)
 {
-	return wl_scfg.workload == WL_TCP_STREAM || wl_scfg.workload == WL_TCP_RR ||
-	       wl_scfg.workload == WL_SCTP_STREAM;
+	return wl_scfg.workload == WL_TCP_STREAM || wl_workload_rr(wl_scfg.workload) ||
+	       wl_scfg.workload == WL_SCTP_STREAM || wl_scfg.workload == WL_TIPC_STREAM;
 }
 
-static void wl_socket_type(int *type, int *proto)
+/*
+ * TIPC has no half-close: shutdown() takes SHUT_RDWR only, and the peer
+ * reads the end of the stream after the data sent before it.
+ */
+static int wl_shut_wr(int fd)
 {
+	return shutdown(fd, wl_workload_tipc(wl_scfg.workload) ? SHUT_RDWR : SHUT_WR);
+}
+
+static void wl_socket_type(int *family, int *type, int *proto)
+{
+	*family = wl_workload_tipc(wl_scfg.workload) ? AF_TIPC : AF_INET;
 	switch (wl_scfg.workload) {
 	case WL_UDP_STREAM:
 		*type = SOCK_DGRAM;
@@ -282,7 +307,7 @@ static int wl_stream_send(struct wl_inst *in, int fd)
 		wl_store(&s->bytes, off);
 		wl_store(&s->msgs, ++calls);
 	}
-	if (shutdown(fd, SHUT_WR))
+	if (wl_shut_wr(fd))
 		return wl_fail(s, "shutdown", errno);
 	return 0;
 }
@@ -329,7 +354,7 @@ static int wl_many_send(struct wl_inst *in, int fd)
 
 	while (wl_phase() != WL_PH_STOP) {
 		n = sendto(fd, wl_pattern + off % WL_PERIOD, m, MSG_NOSIGNAL,
-			   (struct sockaddr *)&in->addr, sizeof(in->addr));
+			   (struct sockaddr *)&in->addr, in->addrlen);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -477,8 +502,10 @@ static int wl_rr_client(struct wl_inst *in, int fd, unsigned char *buf)
 		wl_store(&s->msgs, ++trans);
 		wl_store(&s->bytes, trans * (wl_scfg.msg_size + wl_scfg.recv_size));
 	}
-	if (shutdown(fd, SHUT_WR))
+	if (wl_shut_wr(fd))
 		return wl_fail(s, "shutdown", errno);
+	if (wl_workload_tipc(wl_scfg.workload))
+		return 0;	/* Shut both ways: nothing more to read. */
 	/* The server closes after our EOF; anything else is an error. */
 	r = wl_recv_all(fd, buf, 1);
 	if (r)
@@ -513,18 +540,20 @@ static int wl_sender(struct wl_inst *in)
 {
 	struct wl_slot *s = &in->snd;
 	unsigned char *buf = NULL;
-	int fd, type, proto, ret;
+	int fd, family, type, proto, ret;
 
-	wl_socket_type(&type, &proto);
-	fd = socket(AF_INET, type | SOCK_CLOEXEC, proto);
+	if (wl_scfg.netns && wl_netns_enter(WL_NS_SND))
+		return wl_fail(s, "setns (sender namespace)", errno);
+	wl_socket_type(&family, &type, &proto);
+	fd = socket(family, type | SOCK_CLOEXEC, proto);
 	if (fd < 0)
 		return wl_fail(s, "socket", errno);
 	if (wl_set_bufs(fd, wl_scfg.sndbuf))
 		return wl_fail(s, "setsockopt -s", errno);
 	if (wl_scfg.workload != WL_SCTP_STREAM_MANY &&
-	    connect(fd, (struct sockaddr *)&in->addr, sizeof(in->addr)))
+	    connect(fd, (struct sockaddr *)&in->addr, in->addrlen))
 		return wl_fail(s, "connect", errno);
-	if (wl_scfg.workload == WL_TCP_RR) {
+	if (wl_workload_rr(wl_scfg.workload)) {
 		buf = malloc(wl_scfg.recv_size);
 		if (!buf)
 			return wl_fail(s, "malloc", ENOMEM);
@@ -538,6 +567,7 @@ static int wl_sender(struct wl_inst *in)
 		ret = wl_many_send(in, fd);
 		break;
 	case WL_TCP_RR:
+	case WL_TIPC_RR:
 		ret = wl_rr_client(in, fd, buf);
 		break;
 	default:
@@ -590,6 +620,7 @@ static int wl_receiver(struct wl_inst *in)
 		ret = wl_many_recv(in, fd, buf);
 		break;
 	case WL_TCP_RR:
+	case WL_TIPC_RR:
 		ret = wl_rr_server(in, fd, buf);
 		break;
 	default:
@@ -657,6 +688,7 @@ void __attribute__((noreturn)) wl_stream_die(int status)
 {
 	wl_kill_all();
 	wl_stream_restore_schedstats();
+	wl_netns_cleanup();
 	exit(status);
 }
 
@@ -668,11 +700,11 @@ static const char *wl_worker_failure(int *inst, const char **role)
 	for (i = 0; i < wl_scfg.instances; i++) {
 		*inst = i;
 		if (__atomic_load_n(&wl_sh->inst[i].snd.failed, __ATOMIC_ACQUIRE)) {
-			*role = wl_scfg.workload == WL_TCP_RR ? "client" : "sender";
+			*role = wl_workload_rr(wl_scfg.workload) ? "client" : "sender";
 			return wl_sh->inst[i].snd.msg;
 		}
 		if (__atomic_load_n(&wl_sh->inst[i].rcv.failed, __ATOMIC_ACQUIRE)) {
-			*role = wl_scfg.workload == WL_TCP_RR ? "server" : "receiver";
+			*role = wl_workload_rr(wl_scfg.workload) ? "server" : "receiver";
 			return wl_sh->inst[i].rcv.msg;
 		}
 	}
@@ -724,6 +756,8 @@ static bool wl_check_abort(bool running, char *why, size_t len)
 	const char *msg, *role;
 	int i;
 
+	if (wl_stream_peer_poll && wl_stream_peer_poll(false, why, len))
+		return true;
 	if (wl_sig) {
 		snprintf(why, len, "interrupted by signal %d", (int)wl_sig);
 		return true;
@@ -739,6 +773,17 @@ static bool wl_check_abort(bool running, char *why, size_t len)
 			return true;
 	}
 	return false;
+}
+
+bool wl_stream_interrupted(void)
+{
+	return wl_sig != 0;
+}
+
+bool wl_stream_check(char *why, size_t len)
+{
+	/* After the stop, workers end: only failures count. */
+	return wl_check_abort(wl_phase() != WL_PH_STOP, why, len);
 }
 
 static void wl_nap(void)
@@ -773,31 +818,99 @@ bool wl_stream_watch(double end, char *why, size_t len)
 	}
 }
 
-/* Receiver-side socket of instance @i, made before the workers start. */
+/* The address a TIPC receiver binds (@bind) or a sender connects to. */
+static void wl_tipc_addr(struct wl_inst *in, bool bind)
+{
+	struct sockaddr_tipc *t = (struct sockaddr_tipc *)&in->addr;
+	unsigned int i = in - wl_sh->inst;
+
+	memset(&in->addr, 0, sizeof(in->addr));
+	t->family = AF_TIPC;
+	t->scope = TIPC_NODE_SCOPE;
+	if (bind) {
+		t->addrtype = TIPC_ADDR_NAMESEQ;
+		t->addr.nameseq.type = WL_TIPC_TYPE_BASE + getpid();
+		t->addr.nameseq.lower = i;
+		t->addr.nameseq.upper = i;
+	} else {
+		t->addrtype = TIPC_ADDR_NAME;
+		t->addr.name.name.type = WL_TIPC_TYPE_BASE + getpid();
+		t->addr.name.name.instance = i;
+	}
+	in->addrlen = sizeof(*t);
+}
+
+/*
+ * Receiver-side socket of instance @i, made before the workers start: in
+ * the receiving namespace with --netns, on wl_stream_bind_addr.
+ */
 static int wl_make_lfd(struct wl_inst *in, char *why, size_t len)
 {
-	socklen_t alen = sizeof(in->addr);
-	int type, proto, fd;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&in->addr;
+	int family, type, proto, fd, err = 0;
+	socklen_t alen;
 
-	wl_socket_type(&type, &proto);
-	fd = socket(AF_INET, type | SOCK_CLOEXEC, proto);
-	if (fd < 0) {
-		snprintf(why, len, "socket: %s", strerror(errno));
-		return -errno;
+	wl_socket_type(&family, &type, &proto);
+	if (wl_scfg.netns && wl_netns_enter(WL_NS_RCV)) {
+		snprintf(why, len, "setns (receiver namespace): %s",
+			 strerror(errno));
+		return -EIO;
 	}
-	memset(&in->addr, 0, sizeof(in->addr));
-	in->addr.sin_family = AF_INET;
-	in->addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(family, type | SOCK_CLOEXEC, proto);
+	if (fd < 0)
+		err = errno;
+	if (wl_scfg.netns && wl_netns_enter(WL_NS_HOME)) {
+		snprintf(why, len, "setns (back): %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -EIO;
+	}
+	if (fd < 0) {
+		snprintf(why, len, "socket: %s", strerror(err));
+		return -err;
+	}
+	if (family == AF_TIPC) {
+		wl_tipc_addr(in, true);
+	} else {
+		memset(&in->addr, 0, sizeof(in->addr));
+		sin->sin_family = AF_INET;
+		sin->sin_addr = wl_stream_bind_addr;
+		in->addrlen = sizeof(*sin);
+	}
+	alen = in->addrlen;
 	if (wl_set_bufs(fd, wl_scfg.rcvbuf) ||
-	    bind(fd, (struct sockaddr *)&in->addr, sizeof(in->addr)) ||
-	    getsockname(fd, (struct sockaddr *)&in->addr, &alen) ||
+	    bind(fd, (struct sockaddr *)&in->addr, in->addrlen) ||
+	    (family != AF_TIPC &&
+	     getsockname(fd, (struct sockaddr *)&in->addr, &alen)) ||
 	    (type != SOCK_DGRAM && listen(fd, 4))) {
 		snprintf(why, len, "receiver socket setup: %s",
 			 strerror(errno));
 		close(fd);
 		return -EIO;
 	}
+	if (family == AF_TIPC)
+		wl_tipc_addr(in, false);
 	in->lfd = fd;
+	return 0;
+}
+
+/*
+ * The receivers' sockets of every instance, before any worker starts (the
+ * senders' addresses).  Two hosts: only where the receivers run; the other
+ * side learns the ports over the control connection.
+ */
+int wl_stream_listen(char *why, size_t len)
+{
+	int i, err;
+
+	for (i = 0; i < wl_scfg.instances; i++) {
+		wl_sh->inst[i].lfd = -1;
+		if (!wl_stream_local(false))
+			continue;
+		err = wl_make_lfd(&wl_sh->inst[i], why, len);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -834,10 +947,9 @@ int wl_stream_start(char *why, size_t len)
 	for (i = 0; i < wl_scfg.instances; i++) {
 		in = &wl_sh->inst[i];
 		wl_pin_cpus(&wl_stopo, wl_scfg.pin, i, &in->snd_pin, &in->rcv_pin);
-		err = wl_make_lfd(in, why, len);
-		if (err)
-			return err;
 		for (k = 0; k < 2; k++) {
+			if (!wl_stream_local(k == 0))
+				continue;
 			if (wl_scfg.threads) {
 				args[2 * i + k].inst = i;
 				args[2 * i + k].sender = k == 0;
@@ -866,7 +978,7 @@ int wl_stream_start(char *why, size_t len)
 			wl_nworkers++;
 		}
 		/* The receiver owns it now (threads: shares it). */
-		if (!wl_scfg.threads)
+		if (!wl_scfg.threads && wl_stream_local(false))
 			close(in->lfd);
 	}
 	return 0;
@@ -945,6 +1057,8 @@ bool wl_stream_wait_done(char *why, size_t len)
 				 (int)wl_sig);
 			return false;
 		}
+		if (wl_stream_peer_poll && wl_stream_peer_poll(false, why, len))
+			return false;
 		if (wl_now() > end) {
 			snprintf(why, len,
 				 "workers did not finish within %d s of the stop",
@@ -955,8 +1069,10 @@ bool wl_stream_wait_done(char *why, size_t len)
 	}
 	if (wl_scfg.threads)
 		for (i = 0; i < wl_scfg.instances; i++) {
-			pthread_join(wl_sh->inst[i].tid[0], NULL);
-			pthread_join(wl_sh->inst[i].tid[1], NULL);
+			if (wl_stream_local(true))
+				pthread_join(wl_sh->inst[i].tid[0], NULL);
+			if (wl_stream_local(false))
+				pthread_join(wl_sh->inst[i].tid[1], NULL);
 		}
 	/* A worker that failed while finishing fails the run too. */
 	if (!why[0])
@@ -1001,8 +1117,12 @@ static int wl_sctp_mib_read(unsigned long long *v)
 /* Counters first (they move fastest), then the system-wide sources. */
 void wl_stream_sample(struct wl_sample *s)
 {
+	char why[8];
 	int i;
 
+	/* The peer's counters as of now (a failure shows at the next wait). */
+	if (wl_stream_peer_poll)
+		wl_stream_peer_poll(true, why, sizeof(why));
 	s->t = wl_now();
 	for (i = 0; i < wl_scfg.instances; i++) {
 		s->snd_bytes[i] = wl_load(&wl_sh->inst[i].snd.bytes);
@@ -1049,20 +1169,22 @@ int wl_stream_check_nofile(char *why, size_t len)
 /* 0 when the workload's protocol works here, else why not (skip). */
 const char *wl_stream_unsupported(void)
 {
-	static char why[128];
-	int type, proto, fd;
+	static char why[160];
+	int family, type, proto, fd;
 
-	wl_socket_type(&type, &proto);
-	fd = socket(AF_INET, type | SOCK_CLOEXEC, proto);
+	wl_socket_type(&family, &type, &proto);
+	fd = socket(family, type | SOCK_CLOEXEC, proto);
 	if (fd >= 0) {
 		close(fd);
 		return NULL;
 	}
 	if (errno == EPROTONOSUPPORT || errno == ESOCKTNOSUPPORT ||
 	    errno == EAFNOSUPPORT || errno == EPROTOTYPE) {
-		snprintf(why, sizeof(why), "%s: %s not available in this kernel (socket: %s)",
+		snprintf(why, sizeof(why), "%s: %s not available in this kernel (socket: %s)%s",
 			 wl_workload_names[wl_scfg.workload],
-			 wl_stream_sctp() ? "SCTP" : "protocol", strerror(errno));
+			 wl_stream_sctp() ? "SCTP" :
+			 family == AF_TIPC ? "TIPC" : "protocol", strerror(errno),
+			 family == AF_TIPC ? "; load it: modprobe tipc" : "");
 		return why;
 	}
 	return NULL;	/* Other errors show up, loudly, in the run. */

@@ -10,17 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
+
 #include "wl/stream_opts.h"
 #include "wl/text.h"
 
 const char * const wl_workload_names[WL_NR_WORKLOADS] = {
 	"tcp_stream", "udp_stream", "sctp_stream", "sctp_stream_many", "tcp_rr",
+	"tipc_stream", "tipc_rr",
 };
 
 /* Names as netperf spells them, for --brief. */
 const char * const wl_workload_upper[WL_NR_WORKLOADS] = {
 	"TCP_STREAM", "UDP_STREAM", "SCTP_STREAM", "SCTP_STREAM_MANY", "TCP_RR",
+	"TIPC_STREAM", "TIPC_RR",
 };
+
+const char * const wl_offload_names[WL_NR_OFFLOADS] = { "gro", "tso", "gso" };
 
 const char * const wl_pin_names[WL_NR_PINS] = {
 	"none", "same-cpu", "same-llc", "cross-llc",
@@ -29,15 +35,17 @@ const char * const wl_pin_names[WL_NR_PINS] = {
 const char wl_stream_usage[] =
 "usage: wl_stream [-w WORKLOAD] [-n N] [-m BYTES] [-M BYTES] [-s BYTES]\n"
 "                 [-S BYTES] [-l SEC] [-W SEC] [-p PIN] [-T] [-j|-b] [-v]\n"
-"                 [--schedstats]\n"
+"                 [--schedstats] [--netns [--gro|--tso|--gso on|off]]\n"
+"                 [--remote ADDR [--receive] [--connect-timeout SEC]]\n"
+"       wl_stream --serve[=ADDR] [--sessions N] [-p PIN] [-T]\n"
 "  -w, --workload W   tcp_stream (default), udp_stream, sctp_stream,\n"
-"                     sctp_stream_many, tcp_rr\n"
+"                     sctp_stream_many, tcp_rr, tipc_stream, tipc_rr\n"
 "  -n, --instances N  sender/receiver pairs: a number, cpus, cpus/K,\n"
 "                     K*cpus or P% of the online CPUs (min 1; default 1)\n"
-"  -m, --msg-size B   bytes per send; tcp_rr: request size (default:\n"
-"                     16K tcp/sctp, 1472 udp, 1 tcp_rr)\n"
-"  -M, --recv-size B  bytes per receive; tcp_rr: response size (default:\n"
-"                     128K tcp/sctp, 65536 udp, 1 tcp_rr)\n"
+"  -m, --msg-size B   bytes per send; rr: request size (default:\n"
+"                     16K tcp/sctp/tipc, 1472 udp, 1 rr)\n"
+"  -M, --recv-size B  bytes per receive; rr: response size (default:\n"
+"                     128K tcp/sctp/tipc, 65536 udp, 1 rr)\n"
 "  -s, --local-buf B  SO_SNDBUF+SO_RCVBUF of each sender (default: system)\n"
 "  -S, --remote-buf B SO_SNDBUF+SO_RCVBUF of each receiver (default: system)\n"
 "  -l, --duration S   measurement window, seconds (default 10)\n"
@@ -48,6 +56,20 @@ const char wl_stream_usage[] =
 "  -b, --brief        one line: \"TCP_STREAM-4 : Avg: 12701.5\"\n"
 "  -v, --verify       check the payload pattern of every byte received\n"
 "      --schedstats   enable kernel.sched_schedstats during the run\n"
+"      --netns        senders and receivers in two network namespaces joined\n"
+"                     by a veth pair (iproute2's ip; IP workloads)\n"
+"      --gro, --tso, --gso on|off\n"
+"                     with --netns: that offload of both veth ends (default:\n"
+"                     as the kernel sets it; printed either way)\n"
+"      --remote ADDR  two hosts: the receivers (tcp_rr: servers) run on the\n"
+"                     wl_stream --serve at ADDR, the senders here\n"
+"      --receive      with --remote: the receivers run here, the senders there\n"
+"      --connect-timeout S  keep trying to reach the server for S seconds\n"
+"                     (default 10)\n"
+"      --serve[=ADDR] serve --remote runs, one at a time, on ADDR (default:\n"
+"                     every address); the client's options apply\n"
+"      --sessions N   with --serve: exit after N sessions (default: never)\n"
+"      --port P       control port of --serve and --remote (default 12867)\n"
 "  -h, --help         this text\n"
 "sizes take K/M/G (x1024) or k/m/g (x1000); exit 0 ok, 1 run or integrity\n"
 "failure, 2 bad usage, 4 workload unsupported on this kernel\n";
@@ -67,9 +89,29 @@ static const struct option wl_long_opts[] = {
 	{ "brief",	no_argument,		NULL, 'b' },
 	{ "verify",	no_argument,		NULL, 'v' },
 	{ "schedstats",	no_argument,		NULL, WL_OPT_SCHEDSTATS },
+	{ "netns",	no_argument,		NULL, WL_OPT_NETNS },
+	{ "gro",	required_argument,	NULL, WL_OPT_GRO },
+	{ "tso",	required_argument,	NULL, WL_OPT_TSO },
+	{ "gso",	required_argument,	NULL, WL_OPT_GSO },
+	{ "serve",	optional_argument,	NULL, WL_OPT_SERVE },
+	{ "remote",	required_argument,	NULL, WL_OPT_REMOTE },
+	{ "receive",	no_argument,		NULL, WL_OPT_RECEIVE },
+	{ "port",	required_argument,	NULL, WL_OPT_PORT },
+	{ "sessions",	required_argument,	NULL, WL_OPT_SESSIONS },
+	{ "connect-timeout", required_argument,	NULL, WL_OPT_CONNECT_TIMEOUT },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+bool wl_workload_rr(int workload)
+{
+	return workload == WL_TCP_RR || workload == WL_TIPC_RR;
+}
+
+bool wl_workload_tipc(int workload)
+{
+	return workload == WL_TIPC_STREAM || workload == WL_TIPC_RR;
+}
 
 int wl_parse_workload(const char *s)
 {
@@ -214,7 +256,7 @@ int wl_resolve_instances(const char *s, int ncpus)
 /* Fill in the per-workload defaults and check sizes against each other. */
 static int wl_finish_cfg(struct wl_cfg *c, char *err, size_t len)
 {
-	bool rr = c->workload == WL_TCP_RR;
+	bool rr = wl_workload_rr(c->workload);
 	bool udp = c->workload == WL_UDP_STREAM;
 
 	if (!c->msg_size)
@@ -233,6 +275,10 @@ static int wl_finish_cfg(struct wl_cfg *c, char *err, size_t len)
 			      c->recv_size, c->msg_size);
 	if (c->json && c->brief)
 		return wl_err(err, len, "--json and --brief exclude each other");
+	if ((c->netns || c->remote) && wl_workload_tipc(c->workload))
+		return wl_err(err, len,
+			      "%s: TIPC runs node-local only (no --netns, no --remote)",
+			      wl_workload_names[c->workload]);
 	c->instances = wl_resolve_instances(c->inst_spec, c->ncpus);
 	if (c->instances < 0)
 		return wl_err(err, len,
@@ -241,10 +287,29 @@ static int wl_finish_cfg(struct wl_cfg *c, char *err, size_t len)
 	return 0;
 }
 
-int wl_parse_opts(int argc, char **argv, int ncpus,
-		  struct wl_cfg *c, char *err, size_t len)
+static int wl_parse_onoff(const char *s)
 {
-	int opt, v;
+	if (!strcmp(s, "on"))
+		return WL_OFF_ON;
+	if (!strcmp(s, "off"))
+		return WL_OFF_OFF;
+	return -2;
+}
+
+/* An address wl_stream can use: dotted IPv4, at most WL_ADDR_LEN - 1. */
+static int wl_parse_addr(const char *s, char *out)
+{
+	struct in_addr a;
+
+	if (strlen(s) >= WL_ADDR_LEN || inet_pton(AF_INET, s, &a) != 1)
+		return -1;
+	strcpy(out, s);
+	return 0;
+}
+
+static void wl_cfg_defaults(struct wl_cfg *c, int ncpus)
+{
+	int k;
 
 	memset(c, 0, sizeof(*c));
 	c->workload = WL_TCP_STREAM;
@@ -252,12 +317,57 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 	c->ncpus = ncpus;
 	c->duration = WL_STREAM_DEFAULT_DURATION;
 	c->warmup = WL_STREAM_DEFAULT_WARMUP;
+	c->port = WL_STREAM_DEFAULT_PORT;
+	c->connect_timeout = WL_STREAM_DEFAULT_CONNECT_S;
+	for (k = 0; k < WL_NR_OFFLOADS; k++)
+		c->offload[k] = WL_OFF_KEEP;
+}
+
+/*
+ * The options that are the client's to choose in a two-host session: a
+ * server takes them from each client, not from its command line.
+ */
+static const char wl_session_opts[] = "wnmMsSlWjbv";
+
+/* How the modes combine; 0 or -1 with @err. */
+static int wl_check_modes(struct wl_cfg *c, const char *given, bool offload,
+			  char *err, size_t len)
+{
+	if (c->serve && (c->remote || c->netns || c->schedstats))
+		return wl_err(err, len,
+			      "--serve excludes --remote, --netns and --schedstats");
+	if (c->serve && given[0])
+		return wl_err(err, len,
+			      "--serve: -%c is the client's to choose (the server takes the workload, sizes and window from each --remote client)",
+			      given[0]);
+	if (c->remote && c->netns)
+		return wl_err(err, len, "--remote and --netns exclude each other");
+	if (offload && !c->netns)
+		return wl_err(err, len, "--gro, --tso and --gso need --netns");
+	if (c->receive && !c->remote)
+		return wl_err(err, len, "--receive needs --remote");
+	return 0;
+}
+
+int wl_parse_opts(int argc, char **argv, int ncpus,
+		  struct wl_cfg *c, char *err, size_t len)
+{
+	char given[sizeof(wl_session_opts)] = "";
+	bool offload = false, port = false, sessions = false, ct = false;
+	const char *end;
+	long lv;
+	int opt, v;
+
+	wl_cfg_defaults(c, ncpus);
 	err[0] = '\0';
 
 	optind = 0;	/* Full re-initialisation, so tests can parse twice. */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":w:n:m:M:s:S:l:W:p:Tjbvh",
 				  wl_long_opts, NULL)) != -1) {
+		if (opt > 0 && opt < 128 && strchr(wl_session_opts, opt) &&
+		    !strchr(given, opt))
+			given[strlen(given)] = (char)opt;
 		switch (opt) {
 		case 'w':
 			v = wl_parse_workload(optarg);
@@ -326,6 +436,61 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 		case WL_OPT_SCHEDSTATS:
 			c->schedstats = true;
 			break;
+		case WL_OPT_NETNS:
+			c->netns = true;
+			break;
+		case WL_OPT_GRO:
+		case WL_OPT_TSO:
+		case WL_OPT_GSO:
+			v = wl_parse_onoff(optarg);
+			if (v < -1)
+				return wl_err(err, len, "--%s takes on or off, got '%s'",
+					      wl_offload_names[opt - WL_OPT_GRO],
+					      optarg);
+			c->offload[opt - WL_OPT_GRO] = v;
+			offload = true;
+			break;
+		case WL_OPT_SERVE:
+			c->serve = true;
+			if (optarg && wl_parse_addr(optarg, c->addr))
+				return wl_err(err, len,
+					      "--serve: bad address '%s' (an IPv4 address)",
+					      optarg);
+			break;
+		case WL_OPT_REMOTE:
+			c->remote = true;
+			if (wl_parse_addr(optarg, c->addr))
+				return wl_err(err, len,
+					      "--remote: bad address '%s' (an IPv4 address)",
+					      optarg);
+			break;
+		case WL_OPT_RECEIVE:
+			c->receive = true;
+			break;
+		case WL_OPT_PORT:
+			if (wl_parse_uint(optarg, &end, &lv) || *end ||
+			    lv < 1 || lv > 65535)
+				return wl_err(err, len, "bad port '%s' (1..65535)",
+					      optarg);
+			c->port = (int)lv;
+			port = true;
+			break;
+		case WL_OPT_SESSIONS:
+			if (wl_parse_uint(optarg, &end, &lv) || *end ||
+			    lv < 1 || lv > 100000)
+				return wl_err(err, len,
+					      "bad session count '%s' (1..100000)",
+					      optarg);
+			c->sessions = (int)lv;
+			sessions = true;
+			break;
+		case WL_OPT_CONNECT_TIMEOUT:
+			if (wl_parse_seconds(optarg, 0.1, 3600, &c->connect_timeout))
+				return wl_err(err, len,
+					      "bad connect timeout '%s' (0.1..3600 s)",
+					      optarg);
+			ct = true;
+			break;
 		case 'h':
 			return 1;
 		case ':':
@@ -338,5 +503,95 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 	}
 	if (optind < argc)
 		return wl_err(err, len, "unexpected argument '%s'", argv[optind]);
+	if (port && !c->serve && !c->remote)
+		return wl_err(err, len, "--port needs --serve or --remote");
+	if (sessions && !c->serve)
+		return wl_err(err, len, "--sessions needs --serve");
+	if (ct && !c->remote)
+		return wl_err(err, len, "--connect-timeout needs --remote");
+	if (wl_check_modes(c, given, offload, err, len))
+		return -1;
+	return wl_finish_cfg(c, err, len);
+}
+
+int wl_session_format(const struct wl_cfg *c, char *buf, size_t len)
+{
+	int n;
+
+	n = snprintf(buf, len,
+		     "workload=%s instances=%d msg=%ld recv=%ld sndbuf=%ld rcvbuf=%ld duration=%.6f warmup=%.6f verify=%d receive=%d",
+		     wl_workload_names[c->workload], c->instances, c->msg_size,
+		     c->recv_size, c->sndbuf, c->rcvbuf, c->duration, c->warmup,
+		     c->verify, c->receive);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* One "key=value" word of a session line into @c; 0 or -1. */
+static int wl_session_word(const char *key, const char *val, struct wl_cfg *c)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(key, "workload")) {
+		v = wl_parse_workload(val);
+		c->workload = v;
+		return v < 0 ? -1 : 0;
+	}
+	if (!strcmp(key, "instances")) {
+		if (strlen(val) >= sizeof(c->inst_spec))
+			return -1;
+		strcpy(c->inst_spec, val);
+		return 0;
+	}
+	if (!strcmp(key, "msg"))
+		return wl_parse_size(val, WL_MAX_MSG, &c->msg_size);
+	if (!strcmp(key, "recv"))
+		return wl_parse_size(val, WL_MAX_MSG, &c->recv_size);
+	if (!strcmp(key, "sndbuf") || !strcmp(key, "rcvbuf")) {
+		long *p = key[0] == 's' ? &c->sndbuf : &c->rcvbuf;
+
+		if (!strcmp(val, "0")) {
+			*p = 0;
+			return 0;
+		}
+		return wl_parse_size(val, 1L << 30, p);
+	}
+	if (!strcmp(key, "duration"))
+		return wl_parse_seconds(val, 0.01, WL_MAX_DURATION, &c->duration);
+	if (!strcmp(key, "warmup"))
+		return wl_parse_seconds(val, 0, 3600, &c->warmup);
+	if (!strcmp(key, "verify") || !strcmp(key, "receive")) {
+		v = strtol(val, &end, 10);
+		if (*end || (v != 0 && v != 1))
+			return -1;
+		*(key[0] == 'v' ? &c->verify : &c->receive) = v;
+		return 0;
+	}
+	return -1;
+}
+
+int wl_session_parse(const char *line, int ncpus, struct wl_cfg *c,
+		     char *err, size_t len)
+{
+	char buf[512], *save = NULL, *w, *eq;
+
+	wl_cfg_defaults(c, ncpus);
+	if (strlen(line) >= sizeof(buf))
+		return wl_err(err, len, "session line too long");
+	strcpy(buf, line);
+	for (w = strtok_r(buf, " \t\r\n", &save); w;
+	     w = strtok_r(NULL, " \t\r\n", &save)) {
+		eq = strchr(w, '=');
+		if (!eq)
+			return wl_err(err, len, "bad session word '%s'", w);
+		*eq = '\0';
+		if (wl_session_word(w, eq + 1, c))
+			return wl_err(err, len, "bad session setting %s=%s",
+				      w, eq + 1);
+	}
+	c->serve = true;
+	if (wl_workload_tipc(c->workload))
+		return wl_err(err, len, "%s: TIPC runs node-local only",
+			      wl_workload_names[c->workload]);
 	return wl_finish_cfg(c, err, len);
 }

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "wl/json_write.h"
+#include "wl/netns.h"
 #include "wl/stream.h"
+#include "wl/stream_remote.h"
 #include "wl/stream_wakelab.h"
 #include "wl/util.h"
 
@@ -67,7 +69,7 @@ static bool wl_check_instance(int i)
 			(unsigned long long)in->rcv.bytes);
 		ok = false;
 	}
-	if (wl_scfg.workload == WL_TCP_RR && in->snd.msgs != in->rcv.msgs) {
+	if (wl_workload_rr(wl_scfg.workload) && in->snd.msgs != in->rcv.msgs) {
 		fprintf(stderr,
 			"wl_stream: integrity: instance %d completed %llu transactions, the server answered %llu\n",
 			i, (unsigned long long)in->snd.msgs,
@@ -98,7 +100,7 @@ void wl_stream_compute(const struct wl_sample *a, const struct wl_sample *b,
 		if (!wl_check_instance(i))
 			r->integrity = false;
 		r->gap[i] = wl_prog_gap[i];
-		r->stalled[i] = wl_scfg.workload == WL_TCP_RR ?
+		r->stalled[i] = wl_workload_rr(wl_scfg.workload) ?
 				b->rcv_msgs[i] == a->rcv_msgs[i] :
 				b->rcv_bytes[i] == a->rcv_bytes[i];
 		if (r->stalled[i]) {
@@ -106,12 +108,12 @@ void wl_stream_compute(const struct wl_sample *a, const struct wl_sample *b,
 			fprintf(stderr,
 				"wl_stream: warning: instance %d moved no data in the %.2f s window (stalled; it had moved %llu %s before it)\n",
 				i, r->window,
-				(unsigned long long)(wl_scfg.workload == WL_TCP_RR ?
+				(unsigned long long)(wl_workload_rr(wl_scfg.workload) ?
 						     a->rcv_msgs[i] : a->rcv_bytes[i]),
-				wl_scfg.workload == WL_TCP_RR ? "transactions" :
+				wl_workload_rr(wl_scfg.workload) ? "transactions" :
 				"bytes");
 		}
-		if (wl_scfg.workload == WL_TCP_RR) {
+		if (wl_workload_rr(wl_scfg.workload)) {
 			d = b->snd_msgs[i] - a->snd_msgs[i];
 			r->window_trans += d;
 			r->window_bytes += d * (wl_scfg.msg_size + wl_scfg.recv_size);
@@ -164,7 +166,7 @@ void wl_stream_compute(const struct wl_sample *a, const struct wl_sample *b,
 
 static const char *wl_unit(void)
 {
-	return wl_scfg.workload == WL_TCP_RR ? "trans/s" : "Mbit/s";
+	return wl_workload_rr(wl_scfg.workload) ? "trans/s" : "Mbit/s";
 }
 
 static double wl_us(uint64_t ns)
@@ -206,6 +208,60 @@ static void wl_stream_json_schedstat(struct wl_jsonw *j, const struct wl_result 
 	wl_jsonw_obj_end(j);
 }
 
+/* Which path the data took: loopback, netns (veth) or remote (two hosts). */
+static const char *wl_path(void)
+{
+	return wl_scfg.netns ? "netns" : wl_scfg.remote ? "remote" : "loopback";
+}
+
+static const char *wl_onoff(int v)
+{
+	return v < 0 ? "unknown" : v ? "on" : "off";
+}
+
+static void wl_path_json(struct wl_jsonw *j)
+{
+	int k;
+
+	wl_jsonw_str(j, "path", wl_path());
+	if (wl_scfg.netns) {
+		wl_jsonw_obj(j, "netns");
+		wl_jsonw_str(j, "sender_ns", wl_netns.snd);
+		wl_jsonw_str(j, "receiver_ns", wl_netns.rcv);
+		wl_jsonw_str(j, "sender_addr", WL_NETNS_SND_ADDR);
+		wl_jsonw_str(j, "receiver_addr", WL_NETNS_RCV_ADDR);
+		wl_jsonw_str(j, "link", "veth");
+		for (k = 0; k < WL_NR_OFFLOADS; k++)
+			wl_jsonw_str(j, wl_offload_names[k],
+				     wl_onoff(wl_netns.offload[k]));
+		wl_jsonw_str(j, "ip", wl_netns.ip);
+		wl_jsonw_obj_end(j);
+	}
+	if (wl_scfg.remote) {
+		wl_jsonw_obj(j, "remote");
+		wl_jsonw_str(j, "server", wl_remote_peer());
+		wl_jsonw_str(j, "here", wl_scfg.receive ? "receivers" : "senders");
+		wl_jsonw_int(j, "protocol", WL_REMOTE_PROTO);
+		wl_jsonw_obj_end(j);
+	}
+}
+
+/* The table's line on the path, when it is not loopback. */
+static void wl_path_line(void)
+{
+	if (wl_scfg.netns)
+		printf("# path: veth %s (%s, namespace %s) -> %s (%s, namespace %s), gro %s tso %s gso %s\n",
+		       WL_NETNS_SND_DEV, WL_NETNS_SND_ADDR, wl_netns.snd,
+		       WL_NETNS_RCV_DEV, WL_NETNS_RCV_ADDR, wl_netns.rcv,
+		       wl_onoff(wl_netns.offload[WL_GRO]),
+		       wl_onoff(wl_netns.offload[WL_TSO]),
+		       wl_onoff(wl_netns.offload[WL_GSO]));
+	if (wl_scfg.remote)
+		printf("# path: two hosts: the %s here, the %s on the server %s (its counters over the control connection; CPU, perf, schedstat and wakelab figures are this host's)\n",
+		       wl_scfg.receive ? "receivers" : "senders",
+		       wl_scfg.receive ? "senders" : "receivers", wl_remote_peer());
+}
+
 void wl_stream_print_json(const struct wl_result *r,
 			  const struct wl_sample *a, const struct wl_sample *b,
 			  int ss_enabled)
@@ -221,6 +277,7 @@ void wl_stream_print_json(const struct wl_result *r,
 	wl_jsonw_str(&j, "tool", "wl_stream");
 	wl_jsonw_int(&j, "schema", WL_SCHEMA);
 	wl_jsonw_str(&j, "workload", wl_workload_names[wl_scfg.workload]);
+	wl_path_json(&j);
 	wl_jsonw_int(&j, "instances", wl_scfg.instances);
 	wl_jsonw_str(&j, "instances_spec", wl_scfg.inst_spec);
 	wl_jsonw_bool(&j, "threads", wl_scfg.threads);
@@ -271,7 +328,7 @@ void wl_stream_print_json(const struct wl_result *r,
 		wl_jsonw_fix(&j, "loss_pct", r->udp_loss, 3);
 		wl_jsonw_obj_end(&j);
 	}
-	if (wl_scfg.workload == WL_TCP_RR) {
+	if (wl_workload_rr(wl_scfg.workload)) {
 		wl_jsonw_obj(&j, "rr");
 		wl_jsonw_fix(&j, "tps", r->aggregate, 2);
 		wl_jsonw_fix(&j, "p50_us", wl_us(wl_hist_pct(&r->hist, 50)), 2);
@@ -293,7 +350,7 @@ void wl_stream_print_json(const struct wl_result *r,
 		wl_jsonw_null(&j, "cpu");
 	}
 	wl_jsonw_num(&j, "service_demand_us_per_kb", r->sd_kb);
-	if (wl_scfg.workload == WL_TCP_RR)
+	if (wl_workload_rr(wl_scfg.workload))
 		wl_jsonw_num(&j, "service_demand_us_per_tran", r->sd_tran);
 	wl_jsonw_obj(&j, "perf");
 	for (ev = 0; ev < WL_PERF_NR; ev++) {
@@ -332,6 +389,7 @@ void wl_stream_print_table(const struct wl_result *r,
 	       wl_scfg.threads ? "threads" : "processes", wl_pin_names[wl_scfg.pin],
 	       wl_scfg.msg_size, wl_scfg.recv_size, r->window, wl_scfg.warmup,
 	       wl_stopo.ncpus, wl_stopo.nllc, wl_stopo.nllc == 1 ? "" : "s");
+	wl_path_line();
 	if (wl_scfg.workload == WL_UDP_STREAM)
 		printf("%5s %7s %7s %14s %14s %8s %8s\n", "inst", "snd_cpu",
 		       "rcv_cpu", "send Mbit/s", "recv Mbit/s", "loss%",
@@ -355,7 +413,7 @@ void wl_stream_print_table(const struct wl_result *r,
 	if (wl_scfg.workload == WL_UDP_STREAM)
 		printf("# udp: send %.2f Mbit/s, recv %.2f Mbit/s, loss %.3f%%\n",
 		       r->udp_send, r->aggregate, r->udp_loss);
-	if (wl_scfg.workload == WL_TCP_RR)
+	if (wl_workload_rr(wl_scfg.workload))
 		printf("# rr: %.2f trans/s, latency p50 %.2f us, p90 %.2f us, p99 %.2f us (%llu samples)\n",
 		       r->aggregate, wl_us(wl_hist_pct(&r->hist, 50)),
 		       wl_us(wl_hist_pct(&r->hist, 90)),

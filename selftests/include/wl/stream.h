@@ -66,6 +66,7 @@ struct wl_slot {
  * @rcv_pin:	CPU the receiver is pinned to, -1 unpinned
  * @lfd:	receiver-side socket the controller made (listening or bound)
  * @addr:	its address, which the sender connects or sends to
+ * @addrlen:	the length of @addr
  * @pid:	sender and receiver processes (0 when reaped)
  * @tid:	sender and receiver threads (--threads)
  * @hist:	tcp_rr round-trip latencies inside the window
@@ -75,7 +76,8 @@ struct wl_inst {
 	struct wl_slot rcv;
 	int snd_pin, rcv_pin;
 	int lfd;
-	struct sockaddr_in addr;
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
 	pid_t pid[2];
 	pthread_t tid[2];
 	struct wl_hist hist;
@@ -170,8 +172,27 @@ extern struct wl_perf wl_sperf;
 /* Longest time each instance moved nothing inside the window, seconds. */
 extern double *wl_prog_gap;
 
+/*
+ * Two hosts (lib/stream_remote.c): called by the engine's waits with @now
+ * false (exchange counters with the peer when due) and before each sample
+ * with @now true; true when the run must stop (@why filled).  NULL when the
+ * run is on one host.
+ */
+extern bool (*wl_stream_peer_poll)(bool now, char *why, size_t len);
+
 /* Engine (lib/stream_engine.c). */
 bool wl_stream_sctp(void);
+/* Whether this host runs the senders (@sender) or the receivers. */
+bool wl_stream_local(bool sender);
+/*
+ * Address the receivers bind to (IPv4 workloads): loopback, the receiving
+ * namespace's (--netns), or the control connection's (two hosts).
+ */
+extern struct in_addr wl_stream_bind_addr;
+/* A worker or the run failed: checks, reaps; true with @why to stop. */
+bool wl_stream_check(char *why, size_t len);
+/* A stop signal arrived. */
+bool wl_stream_interrupted(void);
 /* TCP or SCTP: every byte sent must be received. */
 bool wl_stream_reliable(void);
 /* 0 when the workload's protocol works here, else why not (skip). */
@@ -185,6 +206,8 @@ int wl_stream_alloc(void);
 int wl_stream_schedstats_on(void);
 void wl_stream_restore_schedstats(void);
 void wl_stream_on_signal(int sig);
+/* Make the receivers' sockets (before wl_stream_start). */
+int wl_stream_listen(char *why, size_t len);
 int wl_stream_start(char *why, size_t len);
 bool wl_stream_wait_ready(char *why, size_t len);
 bool wl_stream_wait_first_data(double *took, char *why, size_t len);

@@ -18,6 +18,8 @@ enum wl_workload {
 	WL_SCTP_STREAM,
 	WL_SCTP_STREAM_MANY,
 	WL_TCP_RR,
+	WL_TIPC_STREAM,
+	WL_TIPC_RR,
 	WL_NR_WORKLOADS,
 };
 
@@ -46,6 +48,25 @@ extern const char * const wl_pin_names[WL_NR_PINS];
 #define WL_STREAM_DEFAULT_UDP_MSG	1472
 #define WL_STREAM_DEFAULT_UDP_RECV	65536
 #define WL_STREAM_DEFAULT_RR_MSG	1
+#define WL_STREAM_DEFAULT_PORT		12867
+#define WL_STREAM_DEFAULT_CONNECT_S	10.0
+#define WL_ADDR_LEN			64
+
+/* An offload setting of --netns: leave as the kernel made it, off, on. */
+enum wl_offload {
+	WL_OFF_KEEP = -1,
+	WL_OFF_OFF,
+	WL_OFF_ON,
+};
+
+enum wl_offload_kind {
+	WL_GRO,
+	WL_TSO,
+	WL_GSO,
+	WL_NR_OFFLOADS,
+};
+
+extern const char * const wl_offload_names[WL_NR_OFFLOADS];
 
 /**
  * struct wl_cfg - one run of wl_stream, as given on the command line
@@ -65,6 +86,15 @@ extern const char * const wl_pin_names[WL_NR_PINS];
  * @brief:	print one line in the format of Peter's netperf loop
  * @verify:	check the payload pattern on every receive
  * @schedstats:	turn kernel.sched_schedstats on for the run, then restore
+ * @netns:	senders and receivers in two network namespaces joined by veth
+ * @offload:	--netns: GRO, TSO, GSO of both veth ends (enum wl_offload)
+ * @serve:	serve two-host sessions (--serve) instead of running one
+ * @remote:	run against the wl_stream --serve at @addr (--remote)
+ * @receive:	--remote: the receivers run here, the senders on the server
+ * @addr:	--serve: address to listen on ("" = any); --remote: the server
+ * @port:	control port of --serve/--remote
+ * @sessions:	--serve: sessions to serve before exiting, 0 = no limit
+ * @connect_timeout: --remote: seconds to keep trying to reach the server
  */
 struct wl_cfg {
 	enum wl_workload workload;
@@ -83,6 +113,15 @@ struct wl_cfg {
 	bool brief;
 	bool verify;
 	bool schedstats;
+	bool netns;
+	int offload[WL_NR_OFFLOADS];
+	bool serve;
+	bool remote;
+	bool receive;
+	char addr[WL_ADDR_LEN];
+	int port;
+	int sessions;
+	double connect_timeout;
 };
 
 extern const char wl_stream_usage[];
@@ -103,7 +142,33 @@ int wl_parse_size(const char *s, long max, long *out);
  */
 int wl_resolve_instances(const char *s, int ncpus);
 
-enum { WL_OPT_SCHEDSTATS = 256 };
+enum {
+	WL_OPT_SCHEDSTATS = 256,
+	WL_OPT_NETNS,
+	WL_OPT_GRO,
+	WL_OPT_TSO,
+	WL_OPT_GSO,
+	WL_OPT_SERVE,
+	WL_OPT_REMOTE,
+	WL_OPT_RECEIVE,
+	WL_OPT_PORT,
+	WL_OPT_SESSIONS,
+	WL_OPT_CONNECT_TIMEOUT,
+};
+
+/* Request/response workloads (tcp_rr, tipc_rr). */
+bool wl_workload_rr(int workload);
+/* TIPC workloads (no IP: no --netns, no --remote). */
+bool wl_workload_tipc(int workload);
+
+/*
+ * The session settings a --remote client sends and a --serve server takes:
+ * the workload's options as one line of "key=value" words, and back.
+ * wl_session_parse() checks them as the command line would; 0 or -1.
+ */
+int wl_session_format(const struct wl_cfg *c, char *buf, size_t len);
+int wl_session_parse(const char *line, int ncpus, struct wl_cfg *c,
+		     char *err, size_t len);
 
 /**
  * wl_parse_opts() - parse the wl_stream command line into @c

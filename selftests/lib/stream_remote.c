@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wl_stream on two hosts: the control connection of --remote (client) and
+ * --serve (server).  See wl/stream_remote.h.
+ *
+ * Messages, one line each, client first:
+ *   C: wl_stream PROTO SESSION-WORDS [ports=P,P,...]   (ports: --receive)
+ *   S: ok [ports=P,P,...] | error TEXT                  (ports: S receives)
+ *   S: ready | fail TEXT                                (workers set up)
+ *   C: go                                               (both release)
+ *   C: poll PHASE COUNTERS  S: state PHASE COUNTERS | fail TEXT
+ *   C: final PHASE COUNTERS S: state PHASE COUNTERS | fail TEXT
+ * COUNTERS: one word per instance, the sender's side's or the receiver's
+ * side's slot of whoever sends them: bytes,msgs,errors,done,verify_fail,cpu.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wl/clock.h"
+#include "wl/stream.h"
+#include "wl/stream_pin.h"
+#include "wl/stream_remote.h"
+
+#define WL_PEER_TIMEOUT_S	10	/* any reply */
+#define WL_PEER_READY_S		75	/* the peer's workers: setup + slack */
+#define WL_PEER_FINAL_S		45	/* the peer's drain + slack */
+#define WL_PEER_POLL_S		0.05	/* counters exchanged this often */
+#define WL_LINE_MAX		(1 << 20)
+#define WL_SKIP_PREFIX		"SKIP: "
+
+static int wl_ctl = -1;
+static char wl_peer_name[WL_ADDR_LEN + 8];
+static struct sockaddr_in wl_peer_sin;
+static char *wl_rbuf;
+static size_t wl_rcap, wl_rlen, wl_rskip;
+static double wl_next_poll;
+
+const char *wl_remote_peer(void)
+{
+	return wl_peer_name;
+}
+
+static int wl_ctl_send(const char *fmt, ...)
+{
+	char *line;
+	size_t off = 0;
+	ssize_t n;
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (len < 0)
+		return -1;
+	while (off < (size_t)len) {
+		n = send(wl_ctl, line + off, len - off, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			free(line);
+			return -1;
+		}
+		off += n;
+	}
+	free(line);
+	return 0;
+}
+
+/*
+ * The next line from the peer, within @timeout seconds, NUL-terminated in
+ * *@out (valid until the next call): 1, 0 at EOF, -1 on error (ETIMEDOUT
+ * when the peer said nothing in time).
+ */
+static int wl_ctl_recv(double timeout, char **out)
+{
+	double end = wl_now() + timeout, left;
+	struct pollfd pfd = { .fd = wl_ctl, .events = POLLIN };
+	char *nl, *nb;
+	ssize_t n;
+	int r;
+
+	if (wl_rskip) {
+		memmove(wl_rbuf, wl_rbuf + wl_rskip, wl_rlen - wl_rskip);
+		wl_rlen -= wl_rskip;
+		wl_rskip = 0;
+	}
+	for (;;) {
+		nl = wl_rbuf ? memchr(wl_rbuf, '\n', wl_rlen) : NULL;
+		if (nl) {
+			*nl = '\0';
+			wl_rskip = nl - wl_rbuf + 1;
+			*out = wl_rbuf;
+			return 1;
+		}
+		if (wl_rlen + 1 >= wl_rcap) {
+			if (wl_rcap >= WL_LINE_MAX) {
+				errno = EMSGSIZE;
+				return -1;
+			}
+			nb = realloc(wl_rbuf, wl_rcap ? wl_rcap * 2 : 4096);
+			if (!nb)
+				return -1;
+			wl_rbuf = nb;
+			wl_rcap = wl_rcap ? wl_rcap * 2 : 4096;
+		}
+		left = end - wl_now();
+		if (left <= 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		r = poll(&pfd, 1, (int)(left * 1000) + 1);
+		if (r < 0 && (errno != EINTR || wl_stream_interrupted()))
+			return -1;
+		if (r <= 0)
+			continue;
+		n = recv(wl_ctl, wl_rbuf + wl_rlen, wl_rcap - 1 - wl_rlen, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			return 0;
+		wl_rlen += n;
+	}
+}
+
+/* Why the control connection failed, after wl_ctl_recv() returned @r. */
+static void wl_ctl_lost(int r, double timeout, char *why, size_t len)
+{
+	const char *who = wl_scfg.remote ? "the server" : "the client";
+
+	if (r < 0 && errno == EINTR)
+		snprintf(why, len, "interrupted by a signal");
+	else if (r == 0)
+		snprintf(why, len, "%s %s closed the control connection (did its wl_stream die?)",
+			 who, wl_peer_name);
+	else if (errno == ETIMEDOUT)
+		snprintf(why, len, "%s %s did not answer within %.0f s",
+			 who, wl_peer_name, timeout);
+	else
+		snprintf(why, len, "control connection to %s %s: %s", who,
+			 wl_peer_name, strerror(errno));
+}
+
+/* Receive a line, with the reason in @why when there is none. */
+static char *wl_ctl_expect(double timeout, char *why, size_t len)
+{
+	char *line;
+	int r;
+
+	r = wl_ctl_recv(timeout, &line);
+	if (r > 0)
+		return line;
+	wl_ctl_lost(r, timeout, why, len);
+	return NULL;
+}
+
+static struct wl_slot *wl_slot(int i, bool sender)
+{
+	return sender ? &wl_sh->inst[i].snd : &wl_sh->inst[i].rcv;
+}
+
+/* This side's slots (the role it runs), one word per instance. */
+static char *wl_counters(void)
+{
+	bool snd = wl_stream_local(true);
+	size_t cap = (size_t)wl_scfg.instances * 96 + 1, off = 0;
+	struct wl_slot *s;
+	char *buf;
+	int i;
+
+	buf = malloc(cap);
+	if (!buf)
+		return NULL;
+	buf[0] = '\0';
+	for (i = 0; i < wl_scfg.instances; i++) {
+		s = wl_slot(i, snd);
+		off += snprintf(buf + off, cap - off, "%s%llu,%llu,%llu,%d,%d,%d",
+				i ? " " : "",
+				(unsigned long long)__atomic_load_n(&s->bytes, __ATOMIC_RELAXED),
+				(unsigned long long)__atomic_load_n(&s->msgs, __ATOMIC_RELAXED),
+				(unsigned long long)__atomic_load_n(&s->errors, __ATOMIC_RELAXED),
+				__atomic_load_n(&s->done, __ATOMIC_ACQUIRE),
+				s->verify_fail, s->cpu);
+	}
+	return buf;
+}
+
+/* Store the peer's counters (@p: COUNTERS) in the slots of its role. */
+static int wl_apply(const char *p)
+{
+	bool snd = !wl_stream_local(true);
+	unsigned long long b, m, e;
+	struct wl_slot *s;
+	int i, d, v, cpu, n;
+
+	for (i = 0; i < wl_scfg.instances; i++) {
+		if (sscanf(p, " %llu,%llu,%llu,%d,%d,%d%n", &b, &m, &e, &d, &v,
+			   &cpu, &n) != 6)
+			return -1;
+		p += n;
+		s = wl_slot(i, snd);
+		__atomic_store_n(&s->bytes, b, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->msgs, m, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->errors, e, __ATOMIC_RELAXED);
+		s->verify_fail = v;
+		s->cpu = cpu;
+		__atomic_store_n(&s->done, d, __ATOMIC_RELEASE);
+	}
+	return *p ? -1 : 0;
+}
+
+/* Send "@verb PHASE COUNTERS". */
+static int wl_send_counters(const char *verb)
+{
+	char *c = wl_counters();
+	int r;
+
+	if (!c)
+		return -1;
+	r = wl_ctl_send("%s %u %s\n", verb,
+			__atomic_load_n(&wl_sh->phase, __ATOMIC_ACQUIRE), c);
+	free(c);
+	return r;
+}
+
+/*
+ * A "state PHASE COUNTERS" or "fail TEXT" reply of the server; 0, or -1
+ * with @why.
+ */
+static int wl_client_reply(const char *line, char *why, size_t len)
+{
+	unsigned int ph;
+	int n;
+
+	if (!strncmp(line, "fail ", 5)) {
+		snprintf(why, len, "server %s: %s", wl_peer_name, line + 5);
+		return -1;
+	}
+	if (sscanf(line, "state %u%n", &ph, &n) == 1 && !wl_apply(line + n))
+		return 0;
+	snprintf(why, len, "server %s: unexpected reply '%.60s'", wl_peer_name,
+		 line);
+	return -1;
+}
+
+/* wl_stream_peer_poll of a client. */
+static bool wl_remote_poll(bool now, char *why, size_t len)
+{
+	char *line;
+
+	if (!now && wl_now() < wl_next_poll)
+		return false;
+	wl_next_poll = wl_now() + WL_PEER_POLL_S;
+	if (wl_send_counters("poll")) {
+		snprintf(why, len, "control connection to the server %s: %s",
+			 wl_peer_name, strerror(errno));
+		return true;
+	}
+	line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, len);
+	return !line || wl_client_reply(line, why, len);
+}
+
+static void wl_sin_name(const struct sockaddr_in *sin, char *buf, size_t len)
+{
+	char a[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &sin->sin_addr, a, sizeof(a));
+	snprintf(buf, len, "%s:%d", a, ntohs(sin->sin_port));
+}
+
+/* One non-blocking connect() to the server within @left s; 0 or errno. */
+static int wl_try_connect(double left)
+{
+	struct pollfd pfd;
+	socklen_t elen = sizeof(int);
+	int fd, err = 0, one = 1;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	if (connect(fd, (struct sockaddr *)&wl_peer_sin, sizeof(wl_peer_sin))) {
+		err = errno;
+		if (err == EINPROGRESS) {
+			pfd.fd = fd;
+			pfd.events = POLLOUT;
+			if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
+				err = ETIMEDOUT;
+			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen))
+				err = errno;
+		}
+	}
+	if (err) {
+		close(fd);
+		return err;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	wl_ctl = fd;
+	return 0;
+}
+
+int wl_remote_connect(char *why, size_t len)
+{
+	double end = wl_now() + wl_scfg.connect_timeout, left;
+	struct sockaddr_in me;
+	socklen_t mlen = sizeof(me);
+	struct timespec nap = { 0, 200000000L };
+	int err;
+
+	memset(&wl_peer_sin, 0, sizeof(wl_peer_sin));
+	wl_peer_sin.sin_family = AF_INET;
+	wl_peer_sin.sin_port = htons(wl_scfg.port);
+	inet_pton(AF_INET, wl_scfg.addr, &wl_peer_sin.sin_addr);
+	wl_sin_name(&wl_peer_sin, wl_peer_name, sizeof(wl_peer_name));
+	for (;;) {
+		left = end - wl_now();
+		err = wl_try_connect(left > 0 ? left : 0.001);
+		if (!err)
+			break;
+		if (wl_stream_interrupted()) {
+			snprintf(why, len, "interrupted by a signal");
+			return -1;
+		}
+		if (wl_now() >= end) {
+			snprintf(why, len,
+				 "cannot reach a wl_stream --serve at %s within %.1f s (--connect-timeout): %s",
+				 wl_peer_name, wl_scfg.connect_timeout, strerror(err));
+			return -1;
+		}
+		nanosleep(&nap, NULL);
+	}
+	/* The receivers here listen where the server reached us. */
+	if (!getsockname(wl_ctl, (struct sockaddr *)&me, &mlen))
+		wl_stream_bind_addr = me.sin_addr;
+	return 0;
+}
+
+/* "ports=P,P,..." of this side's receivers, into @buf. */
+static int wl_ports_word(char *buf, size_t cap)
+{
+	size_t off;
+	int i;
+
+	off = snprintf(buf, cap, "ports=");
+	for (i = 0; i < wl_scfg.instances && off < cap; i++)
+		off += snprintf(buf + off, cap - off, "%s%d", i ? "," : "",
+				ntohs(((struct sockaddr_in *)&wl_sh->inst[i].addr)->sin_port));
+	return off < cap ? 0 : -1;
+}
+
+/* The senders' addresses from the peer's "ports=..." word at @p. */
+static int wl_take_ports(const char *p, const struct sockaddr_in *peer)
+{
+	struct sockaddr_in *sin;
+	int i, port, n;
+
+	p = p ? strstr(p, "ports=") : NULL;
+	if (!p)
+		return -1;
+	p += 6;
+	for (i = 0; i < wl_scfg.instances; i++) {
+		if (sscanf(p, i ? ",%d%n" : "%d%n", &port, &n) != 1 ||
+		    port < 1 || port > 65535)
+			return -1;
+		p += n;
+		sin = (struct sockaddr_in *)&wl_sh->inst[i].addr;
+		memset(&wl_sh->inst[i].addr, 0, sizeof(wl_sh->inst[i].addr));
+		*sin = *peer;
+		sin->sin_port = htons(port);
+		wl_sh->inst[i].addrlen = sizeof(*sin);
+	}
+	return *p && *p != ' ' ? -1 : 0;
+}
+
+int wl_remote_hello(char *why, size_t len)
+{
+	size_t cap = (size_t)wl_scfg.instances * 8 + 16;
+	char session[512], *ports, *line;
+	int r;
+
+	ports = calloc(1, cap);
+	if (!ports || wl_session_format(&wl_scfg, session, sizeof(session)) ||
+	    (wl_scfg.receive && wl_ports_word(ports, cap))) {
+		free(ports);
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	r = wl_ctl_send("wl_stream %d %s%s%s\n", WL_REMOTE_PROTO, session,
+			wl_scfg.receive ? " " : "", ports);
+	free(ports);
+	if (r) {
+		snprintf(why, len, "control connection to the server %s: %s",
+			 wl_peer_name, strerror(errno));
+		return -1;
+	}
+	line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, len);
+	if (!line)
+		return -1;
+	if (!strncmp(line, "error ", 6)) {
+		snprintf(why, len, "server %s: %s", wl_peer_name, line + 6);
+		return strncmp(line + 6, WL_SKIP_PREFIX, strlen(WL_SKIP_PREFIX)) ? -1 : -2;
+	}
+	if (strncmp(line, "ok", 2) ||
+	    (!wl_scfg.receive && wl_take_ports(line, &wl_peer_sin))) {
+		snprintf(why, len, "server %s: unexpected reply '%.60s'",
+			 wl_peer_name, line);
+		return -1;
+	}
+	return 0;
+}
+
+int wl_remote_go(char *why, size_t len)
+{
+	char *line;
+
+	line = wl_ctl_expect(WL_PEER_READY_S, why, len);
+	if (!line)
+		return -1;
+	if (strcmp(line, "ready")) {
+		if (strncmp(line, "fail ", 5) || wl_client_reply(line, why, len) == 0)
+			snprintf(why, len, "server %s: unexpected reply '%.60s'",
+				 wl_peer_name, line);
+		return -1;
+	}
+	if (wl_ctl_send("go\n")) {
+		snprintf(why, len, "control connection to the server %s: %s",
+			 wl_peer_name, strerror(errno));
+		return -1;
+	}
+	wl_next_poll = 0;
+	wl_stream_peer_poll = wl_remote_poll;
+	return 0;
+}
+
+int wl_remote_final(char *why, size_t len)
+{
+	char *line;
+	int r;
+
+	wl_stream_peer_poll = NULL;
+	if (wl_send_counters("final")) {
+		snprintf(why, len, "control connection to the server %s: %s",
+			 wl_peer_name, strerror(errno));
+		return -1;
+	}
+	line = wl_ctl_expect(WL_PEER_FINAL_S, why, len);
+	r = line ? wl_client_reply(line, why, len) : -1;
+	close(wl_ctl);
+	wl_ctl = -1;
+	return r;
+}
+
+/* --- server ---------------------------------------------------------- */
+
+/* Tell the client why the session ends, and end it. */
+static void __attribute__((noreturn)) wl_session_fail(const char *verb,
+						      const char *why)
+{
+	fprintf(stderr, "wl_stream: session with %s: %s\n", wl_peer_name, why);
+	wl_ctl_send("%s %s\n", verb, why);
+	wl_stream_set_phase(WL_PH_STOP);
+	wl_stream_die(WL_EXIT_FAIL);
+}
+
+/*
+ * The client's first line: "wl_stream PROTO SESSION [ports=...]"; sets
+ * wl_scfg from it (keeping the server's -p and -T).  0, or -1 with @why
+ * (sent to the client as "error ...").
+ */
+static int wl_session_hello(const char *line, const struct wl_cfg *srv,
+			    char *why, size_t len)
+{
+	char words[512], err[200], *p;
+	int proto, n;
+
+	if (sscanf(line, "wl_stream %d%n", &proto, &n) != 1) {
+		snprintf(why, len, "not a wl_stream client (first line '%.40s')",
+			 line);
+		return -1;
+	}
+	if (proto != WL_REMOTE_PROTO) {
+		snprintf(why, len,
+			 "version mismatch: this server speaks wl_stream protocol %d, the client %d",
+			 WL_REMOTE_PROTO, proto);
+		return -1;
+	}
+	snprintf(words, sizeof(words), "%s", line + n);
+	p = strstr(words, " ports=");
+	if (p)
+		*p = '\0';
+	if (wl_session_parse(words, srv->ncpus, &wl_scfg, err, sizeof(err))) {
+		snprintf(why, len, "bad session: %s", err);
+		return -1;
+	}
+	wl_scfg.pin = srv->pin;
+	wl_scfg.threads = srv->threads;
+	wl_scfg.port = srv->port;
+	return 0;
+}
+
+static void wl_session_summary(int status)
+{
+	bool snd = wl_stream_local(true);
+	unsigned long long b = 0, m = 0;
+	int i;
+
+	for (i = 0; i < wl_scfg.instances; i++) {
+		b += wl_slot(i, snd)->bytes;
+		m += wl_slot(i, snd)->msgs;
+	}
+	printf("wl_stream: session with %s: %s, %d instances, this host %s %llu bytes in %llu %s: %s\n",
+	       wl_peer_name, wl_workload_names[wl_scfg.workload],
+	       wl_scfg.instances, snd ? "sent" : "received", b, m,
+	       wl_workload_rr(wl_scfg.workload) ? "transactions" : "calls",
+	       status ? "failed" : "ok");
+	fflush(stdout);
+}
+
+/* One session on control connection @fd, in its own process. */
+static int wl_session(const struct wl_cfg *srv)
+{
+	char why[256] = "", *line, *ports;
+	struct sockaddr_in me, peer;
+	socklen_t alen = sizeof(me);
+	const char *skip;
+	unsigned int ph;
+	int n;
+
+	line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, sizeof(why));
+	if (!line) {
+		fprintf(stderr, "wl_stream: session with %s: %s\n", wl_peer_name, why);
+		return WL_EXIT_FAIL;
+	}
+	if (wl_session_hello(line, srv, why, sizeof(why))) {
+		fprintf(stderr, "wl_stream: session with %s: %s\n", wl_peer_name, why);
+		wl_ctl_send("error %s\n", why);
+		return WL_EXIT_FAIL;
+	}
+	skip = wl_pin_unsupported(&wl_stopo, wl_scfg.pin);
+	if (!skip)
+		skip = wl_stream_unsupported();
+	if (skip) {
+		wl_ctl_send("error " WL_SKIP_PREFIX "%s\n", skip);
+		return WL_EXIT_SKIP;
+	}
+	if (wl_stream_check_nofile(why, sizeof(why)) || wl_stream_setup_pattern() ||
+	    wl_stream_alloc()) {
+		wl_ctl_send("error %s\n", why[0] ? why : "out of memory");
+		return WL_EXIT_FAIL;
+	}
+	getsockname(wl_ctl, (struct sockaddr *)&me, &alen);
+	wl_stream_bind_addr = me.sin_addr;
+	alen = sizeof(peer);
+	getpeername(wl_ctl, (struct sockaddr *)&peer, &alen);
+	if (wl_scfg.receive && wl_take_ports(line, &peer)) {
+		wl_ctl_send("error bad session: no valid ports= for %d instances\n",
+			    wl_scfg.instances);
+		return WL_EXIT_FAIL;
+	}
+	if (wl_stream_listen(why, sizeof(why)))
+		wl_session_fail("error", why);
+	ports = calloc(1, (size_t)wl_scfg.instances * 8 + 16);
+	if (!ports || (!wl_scfg.receive &&
+		       wl_ports_word(ports, (size_t)wl_scfg.instances * 8 + 16)))
+		wl_session_fail("error", "out of memory");
+	wl_ctl_send("ok%s%s\n", ports[0] ? " " : "", ports);
+	free(ports);
+	if (wl_stream_start(why, sizeof(why)) ||
+	    !wl_stream_wait_ready(why, sizeof(why)))
+		wl_session_fail("fail", why);
+	wl_ctl_send("ready\n");
+	line = wl_ctl_expect(WL_PEER_READY_S, why, sizeof(why));
+	if (!line || strcmp(line, "go"))
+		wl_session_fail("fail", line ? "expected go" : why);
+	wl_stream_set_phase(WL_PH_WARMUP);
+	for (;;) {
+		line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, sizeof(why));
+		if (!line)
+			wl_session_fail("fail", why);
+		if ((sscanf(line, "poll %u%n", &ph, &n) != 1 &&
+		     sscanf(line, "final %u%n", &ph, &n) != 1) ||
+		    ph > WL_PH_STOP || wl_apply(line + n))
+			wl_session_fail("fail", "malformed poll");
+		if (!strncmp(line, "final", 5))
+			break;
+		if (ph != __atomic_load_n(&wl_sh->phase, __ATOMIC_ACQUIRE))
+			wl_stream_set_phase(ph);
+		if (wl_stream_check(why, sizeof(why)))
+			wl_session_fail("fail", why);
+		wl_send_counters("state");
+	}
+	wl_stream_set_phase(WL_PH_STOP);
+	if (!wl_stream_wait_done(why, sizeof(why)))
+		wl_session_fail("fail", why);
+	wl_send_counters("state");
+	wl_session_summary(0);
+	return 0;
+}
+
+int wl_remote_serve(void)
+{
+	struct wl_cfg srv = wl_scfg;
+	struct sockaddr_in sin, peer;
+	socklen_t plen;
+	int lfd, fd, one = 1, served = 0, st;
+	pid_t pid, me = getpid();
+
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(srv.port);
+	if (srv.addr[0])
+		inet_pton(AF_INET, srv.addr, &sin.sin_addr);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0 ||
+	    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) || listen(lfd, 8)) {
+		wl_sin_name(&sin, wl_peer_name, sizeof(wl_peer_name));
+		fprintf(stderr, "wl_stream: --serve: cannot listen on %s: %s\n",
+			wl_peer_name, strerror(errno));
+		return WL_EXIT_FAIL;
+	}
+	wl_sin_name(&sin, wl_peer_name, sizeof(wl_peer_name));
+	fprintf(stderr, "wl_stream: serving on %s (protocol %d)\n", wl_peer_name,
+		WL_REMOTE_PROTO);
+	while (!srv.sessions || served < srv.sessions) {
+		plen = sizeof(peer);
+		fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EINTR && wl_stream_interrupted())
+				break;
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			fprintf(stderr, "wl_stream: accept: %s\n", strerror(errno));
+			return WL_EXIT_FAIL;
+		}
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != me)
+				_exit(WL_EXIT_FAIL);
+			close(lfd);
+			wl_ctl = fd;
+			wl_sin_name(&peer, wl_peer_name, sizeof(wl_peer_name));
+			exit(wl_session(&srv));
+		}
+		close(fd);
+		if (pid < 0) {
+			fprintf(stderr, "wl_stream: fork: %s\n", strerror(errno));
+			continue;
+		}
+		while (waitpid(pid, &st, 0) < 0)
+			if (errno == EINTR && wl_stream_interrupted())
+				kill(pid, SIGTERM);
+		served++;
+	}
+	close(lfd);
+	return 0;
+}
