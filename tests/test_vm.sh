@@ -9,7 +9,9 @@
 # (scripts/guest/init) prints the LLC groups through wl_topo, a guest
 # that would have no wakelab.ko is refused unless asked for, a kernel name
 # the table does not know is refused, and an image that compresses its
-# modules (6.12's .ko.xz) still gets a loadable sctp.
+# modules (6.12's .ko.xz) still gets a loadable sctp, and there TIPC and
+# veth are loaded at boot, /bin/ip is iproute2's (found in PATH by
+# programs), and --net brings a virtio-net NIC up with --addr's address.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +34,7 @@ check() {
 }
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..24"
 
 # The console goes to $out (not --quiet): /init's lines are checked.
 $top/scripts/vm -- true >"$out" 2>&1; rc=$?
@@ -81,6 +83,27 @@ $top/scripts/vm --quiet --no-module --kernel stock-6.12 -- \
 	'modprobe sctp && grep -q "^sctp " /proc/modules' >"$out" 2>&1; rc=$?
 [ "$rc" = 0 ] || sed 's/^/# /' "$out" | tail -n 20
 check "vm: stock-6.12 (modules .ko.xz): modprobe sctp loads it" 0 $rc
+
+# The NIC's peer port has no guest: the link is up all the same.
+lport=$((30000 + RANDOM % 20000))
+$top/scripts/vm --no-module --kernel stock-6.12 --net "$lport:$((lport + 1))" \
+	--addr 10.199.0.7/24 --peer 10.199.0.8 -- '
+	grep -q "^TIPC " /proc/net/protocols && echo T-TIPC
+	/bin/ip link add type veth && echo T-VETH
+	/usr/bin/timeout 10 ip -V | grep -q "^ip utility, iproute2-" && echo T-IPROUTE2
+	[ "$WAKELAB_ADDR $WAKELAB_PEER" = "10.199.0.7 10.199.0.8" ] &&
+		/bin/ip -4 -o addr show dev "$WAKELAB_IF" | grep -q " 10.199.0.7/24 " &&
+		echo T-NIC' >"$out" 2>&1; rc=$?
+[ "$rc" = 0 ] || sed 's/^/# /' "$out" | tail -n 20
+check "vm: stock-6.12 with --net: exit 0" 0 $rc
+grep -q '^T-TIPC' "$out"; check "vm: stock-6.12: TIPC loaded at boot" 0 $?
+grep -q '^T-VETH' "$out"; check "vm: stock-6.12: ip link add type veth" 0 $?
+grep -q '^T-IPROUTE2' "$out"
+check "vm: ip in PATH, for a program, is iproute2's (/bin/ip)" 0 $?
+grep -q '^T-NIC' "$out"
+check "vm: --net --addr: the NIC is up with the address, WAKELAB_ADDR/PEER/IF set" 0 $?
+$top/scripts/vm --net 5:x -- true >"$out" 2>&1; rc=$?
+check "vm: a bad --net is a usage error (exit 2)" 2 $rc
 
 echo "# $((n - fails)) of $n passed"
 [ "$fails" = 0 ]
