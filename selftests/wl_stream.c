@@ -89,7 +89,12 @@ int main(int argc, char **argv)
 	if (wl_scfg.schedstats && wl_stream_schedstats_on())
 		return WL_EXIT_FAIL;
 	if (wl_scfg.netns) {
-		if (wl_netns_setup(wl_scfg.offload, why, sizeof(why)))
+		ret = wl_netns_setup(wl_scfg.offload, why, sizeof(why));
+		if (ret == -2) {
+			fprintf(stderr, "wl_stream: SKIP: %s\n", why);
+			wl_stream_die(WL_EXIT_SKIP);
+		}
+		if (ret)
 			goto fail;
 		inet_pton(AF_INET, WL_NETNS_RCV_ADDR, &wl_stream_bind_addr);
 	}

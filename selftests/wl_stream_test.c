@@ -14,7 +14,11 @@
  * datagram counts, also with loss provoked by a tiny receive buffer.  SCTP
  * workloads SKIP when the kernel has no SCTP.
  */
+#include <arpa/inet.h>
 #include <dirent.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <sys/socket.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -91,8 +96,8 @@ static void wlt_drain(int fd, char *buf, size_t len)
 	buf[off] = '\0';
 }
 
-/* Start wl_stream with @argv (NULL-terminated, argv[0] ignored). */
-static pid_t wlt_spawn(char **argv, int *out_fd, int *err_fd)
+/* Start @argv[0] (PATH) with @argv, its stdout and stderr on pipes. */
+static pid_t wlt_spawn_cmd(char **argv, int *out_fd, int *err_fd)
 {
 	int po[2], pe[2];
 	pid_t pid;
@@ -107,7 +112,6 @@ static pid_t wlt_spawn(char **argv, int *out_fd, int *err_fd)
 		dup2(pe[1], 2);
 		close(po[0]);
 		close(pe[0]);
-		argv[0] = (char *)wlt_binary();
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -116,6 +120,13 @@ static pid_t wlt_spawn(char **argv, int *out_fd, int *err_fd)
 	*out_fd = po[0];
 	*err_fd = pe[0];
 	return pid;
+}
+
+/* Start wl_stream with @argv (NULL-terminated, argv[0] ignored). */
+static pid_t wlt_spawn(char **argv, int *out_fd, int *err_fd)
+{
+	argv[0] = (char *)wlt_binary();
+	return wlt_spawn_cmd(argv, out_fd, err_fd);
 }
 
 /* Read stdout and stderr to EOF (stderr after stdout: it is small). */
@@ -206,7 +217,8 @@ static int wlt_ncpus(void)
  * without a schema change fails here.
  */
 static const char * const wlt_top[] = {
-	"tool", "schema", "workload", "instances", "instances_spec", "threads",
+	"tool", "schema", "workload", "path", "instances", "instances_spec",
+	"threads",
 	"pin", "msg_size", "recv_size", "local_buf", "remote_buf",
 	"duration_s", "duration_requested_s", "warmup_s", "first_data_s",
 	"verify", "cpus", "llcs", "kernel", "unit", "aggregate",
@@ -221,6 +233,15 @@ static const char * const wlt_top_rr[] = {
 };
 
 static const char * const wlt_top_sctp[] = { "sctp_mib", NULL };
+
+static const char * const wlt_netns[] = {
+	"sender_ns", "receiver_ns", "sender_addr", "receiver_addr", "link",
+	"gro", "tso", "gso", "ip", NULL,
+};
+
+static const char * const wlt_remote[] = {
+	"server", "here", "protocol", NULL,
+};
 
 static const char * const wlt_inst[] = {
 	"id", "value", "sent_bytes", "recv_bytes", "sent_msgs", "recv_msgs",
@@ -264,19 +285,34 @@ static void wlt_check_schema(struct __test_metadata *_metadata,
 			     const char *json)
 {
 	const char * const *top = NULL, * const *inst = NULL;
-	const char *it = NULL, *e, *o;
-	char w[32] = "";
+	const char *it = NULL, *e, *o, *more[8];
+	char w[32] = "", path[16] = "";
+	int n = 0;
 
 	wl_json_string(wl_json_member(json, "workload"), w, sizeof(w));
+	wl_json_string(wl_json_member(json, "path"), path, sizeof(path));
 	if (!strcmp(w, "udp_stream")) {
 		top = wlt_top_udp;
 		inst = wlt_inst_udp;
 	}
-	if (!strcmp(w, "tcp_rr"))
+	if (strstr(w, "_rr"))
 		top = wlt_top_rr;
 	if (!strncmp(w, "sctp_", 5))
 		top = wlt_top_sctp;
-	wlt_members(_metadata, "top level", json, wlt_top, top);
+	while (top && *top)
+		more[n++] = *top++;
+	if (!strcmp(path, "netns") || !strcmp(path, "remote"))
+		more[n++] = path;
+	more[n] = NULL;
+	EXPECT_TRUE(!strcmp(path, "loopback") || !strcmp(path, "netns") ||
+		    !strcmp(path, "remote")) TH_LOG("path '%s'", path);
+	wlt_members(_metadata, "top level", json, wlt_top, more);
+	o = wl_json_member(json, "netns");
+	if (o)
+		wlt_members(_metadata, "netns", o, wlt_netns, NULL);
+	o = wl_json_member(json, "remote");
+	if (o)
+		wlt_members(_metadata, "remote", o, wlt_remote, NULL);
 	while ((e = wl_json_next_elem(&it, wl_json_member(json,
 							  "per_instance"))))
 		wlt_members(_metadata, "per_instance", e, wlt_inst, inst);
@@ -425,6 +461,7 @@ FIXTURE(stream) {
 FIXTURE_VARIANT(stream) {
 	const char *workload;
 	int all_cpus;
+	int netns;
 };
 
 FIXTURE_SETUP(stream)
@@ -488,6 +525,78 @@ FIXTURE_VARIANT_ADD(stream, tcp_rr_cpus) {
 	.all_cpus = 1,
 };
 
+FIXTURE_VARIANT_ADD(stream, tipc_stream_1) {
+	.workload = "tipc_stream",
+	.all_cpus = 0,
+};
+
+FIXTURE_VARIANT_ADD(stream, tipc_stream_cpus) {
+	.workload = "tipc_stream",
+	.all_cpus = 1,
+};
+
+FIXTURE_VARIANT_ADD(stream, tipc_rr_1) {
+	.workload = "tipc_rr",
+	.all_cpus = 0,
+};
+
+/* --netns: every IP workload over veth between two namespaces. */
+FIXTURE_VARIANT_ADD(stream, tcp_stream_netns_cpus) {
+	.workload = "tcp_stream",
+	.all_cpus = 1,
+	.netns = 1,
+};
+
+FIXTURE_VARIANT_ADD(stream, udp_stream_netns_cpus) {
+	.workload = "udp_stream",
+	.all_cpus = 1,
+	.netns = 1,
+};
+
+FIXTURE_VARIANT_ADD(stream, sctp_stream_netns_1) {
+	.workload = "sctp_stream",
+	.all_cpus = 0,
+	.netns = 1,
+};
+
+FIXTURE_VARIANT_ADD(stream, sctp_stream_many_netns_1) {
+	.workload = "sctp_stream_many",
+	.all_cpus = 0,
+	.netns = 1,
+};
+
+FIXTURE_VARIANT_ADD(stream, tcp_rr_netns_1) {
+	.workload = "tcp_rr",
+	.all_cpus = 0,
+	.netns = 1,
+};
+
+/*
+ * Namespaces and links a --netns run of ours left behind: entries named
+ * wl_stream-* in /run/netns, the veth names in this namespace.  Fills
+ * @what with the first found.
+ */
+static int wlt_netns_leftovers(char *what, size_t len)
+{
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	what[0] = '\0';
+	dir = opendir("/run/netns");
+	while (dir && (d = readdir(dir)))
+		if (!strncmp(d->d_name, "wl_stream-", 10) && !n++)
+			snprintf(what, len, "/run/netns/%s", d->d_name);
+	if (dir)
+		closedir(dir);
+	if (!access("/sys/class/net/wl-snd", F_OK) ||
+	    !access("/sys/class/net/wl-rcv", F_OK)) {
+		if (!n++)
+			snprintf(what, len, "a wl-snd/wl-rcv link in this namespace");
+	}
+	return n;
+}
+
 /*
  * Every workload, 1 and `cpus` instances: exit 0, integrity ok, one entry
  * per instance with traffic, the rates consistent with each other, the
@@ -531,9 +640,9 @@ TEST_F(stream, runs_with_integrity)
 	char args[256], why[320];
 	int stalled = 0;
 
-	snprintf(args, sizeof(args), "-w %s -n %s -l %s -W %s --verify --json",
+	snprintf(args, sizeof(args), "-w %s -n %s -l %s -W %s --verify --json%s",
 		 variant->workload, variant->all_cpus ? "cpus" : "1",
-		 WLT_WINDOW, WLT_WARMUP);
+		 WLT_WINDOW, WLT_WARMUP, variant->netns ? " --netns" : "");
 	ASSERT_EQ(0, wlt_stat_read(&st0));
 	wlt_run(r, args);
 	ASSERT_EQ(0, wlt_stat_read(&st1));
@@ -546,6 +655,14 @@ TEST_F(stream, runs_with_integrity)
 	EXPECT_EQ(2, wlt_num(r->json, "schema"));
 	wlt_check_schema(_metadata, r->json);
 	EXPECT_TRUE(wlt_str_is(r->json, "workload", variant->workload));
+	EXPECT_TRUE(wlt_str_is(r->json, "path", variant->netns ? "netns" : "loopback"));
+	if (variant->netns) {
+		o = wl_json_member(r->json, "netns");
+		ASSERT_NE(NULL, o);
+		EXPECT_TRUE(wlt_str_is(o, "receiver_addr", "198.18.0.2"));
+		EXPECT_EQ(0, wlt_netns_leftovers(why, sizeof(why)))
+			TH_LOG("left behind: %s", why);
+	}
 	ASSERT_TRUE(wlt_str_is(r->json, "integrity", "ok")) TH_LOG("%s", r->err);
 	EXPECT_EQ(n, wlt_num(r->json, "instances"));
 
@@ -595,7 +712,7 @@ TEST_F(stream, runs_with_integrity)
 		EXPECT_TRUE(v >= 0 && v < 100) TH_LOG("loss %f", v);
 		wlt_check_udp(_metadata, r->json);
 	}
-	if (!strcmp(variant->workload, "tcp_rr")) {
+	if (strstr(variant->workload, "_rr")) {
 		o = wl_json_member(r->json, "rr");
 		ASSERT_NE(NULL, o);
 		EXPECT_LT(0, wlt_num(o, "p50_us"));
@@ -1118,6 +1235,357 @@ TEST_F(engine, wakelab_deltas)
 		TH_LOG("window: categories %.0f, wakeups %.0f", wp, ww);
 	EXPECT_GE(w1 - w0 + slack, ww)
 		TH_LOG("window %.0f wakeups, whole run %.0f", ww, w1 - w0);
+}
+
+/* --- network paths: --netns and two hosts --------------------------------- */
+
+/* --netns: the offloads asked for are the ones the report shows. */
+TEST_F(engine, netns_offloads)
+{
+	struct wlt_run *r = self->run;
+	const char *o;
+	char left[128];
+
+	wlt_run(r, "--netns --gro off --tso off --gso off -l 0.5 -W 0 --json");
+	if (wlt_exit(r) == WLT_SKIP)
+		SKIP(return, "%.*s", wlt_line_len(r->err), r->err);
+	ASSERT_EQ(0, wlt_exit(r)) TH_LOG("%s", r->err);
+	ASSERT_NE(NULL, r->json);
+	o = wl_json_member(r->json, "netns");
+	ASSERT_NE(NULL, o);
+	EXPECT_TRUE(wlt_str_is(o, "gro", "off") && wlt_str_is(o, "tso", "off") &&
+		    wlt_str_is(o, "gso", "off")) TH_LOG("%s", o);
+	EXPECT_TRUE(wlt_str_is(r->json, "integrity", "ok"));
+	wlt_run(r, "--netns --gro on -w udp_stream -l 0.5 -W 0 --json");
+	ASSERT_EQ(0, wlt_exit(r)) TH_LOG("%s", r->err);
+	o = wl_json_member(r->json, "netns");
+	ASSERT_NE(NULL, o);
+	EXPECT_TRUE(wlt_str_is(o, "gro", "on")) TH_LOG("%s", o);
+	EXPECT_EQ(0, wlt_netns_leftovers(left, sizeof(left))) TH_LOG("%s", left);
+}
+
+/* Whether /run/netns has the receiver namespace of wl_stream @pid. */
+static bool wlt_has_ns(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/run/netns/wl_stream-%d-rcv", (int)pid);
+	return !access(path, F_OK);
+}
+
+/*
+ * --netns and a signal: SIGTERM mid-run removes both namespaces; a run
+ * killed with SIGKILL (which no program can clean up after) leaves them,
+ * and the next --netns run removes them.
+ */
+TEST_F(engine, netns_cleanup_on_signal)
+{
+	char *argv[] = { "wl_stream", "--netns", "-n", "2", "-l", "60", "-W",
+			 "0", NULL };
+	struct wlt_run *r = self->run;
+	char left[128];
+	int ofd, efd, i;
+	pid_t pid, kids[16];
+
+	wlt_run(r, "--netns -l 0.1 -W 0");
+	if (wlt_exit(r) == WLT_SKIP)
+		SKIP(return, "%.*s", wlt_line_len(r->err), r->err);
+	for (i = 0; i < 2; i++) {
+		pid = wlt_spawn(argv, &ofd, &efd);
+		ASSERT_LT(0, pid);
+		wlt_wait_workers(pid, 4, kids, ARRAY_SIZE(kids));
+		EXPECT_TRUE(wlt_has_ns(pid));
+		ASSERT_EQ(0, kill(pid, i ? SIGKILL : SIGTERM));
+		wlt_collect(r, pid, ofd, efd);
+		if (!i) {
+			EXPECT_EQ(1, wlt_exit(r)) TH_LOG("%s", r->err);
+			EXPECT_EQ(0, wlt_netns_leftovers(left, sizeof(left)))
+				TH_LOG("after SIGTERM: %s", left);
+		} else {
+			EXPECT_TRUE(wlt_has_ns(pid));
+		}
+	}
+	wlt_run(r, "--netns -l 0.1 -W 0");
+	EXPECT_EQ(0, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_NE(NULL, strstr(r->err, "removed namespace")) TH_LOG("%s", r->err);
+	EXPECT_EQ(0, wlt_netns_leftovers(left, sizeof(left))) TH_LOG("%s", left);
+}
+
+/* A control port of this test's own, away from other runs'. */
+static int wlt_port(int k)
+{
+	return 20000 + (getpid() * 7 + k) % 20000;
+}
+
+/* Run "ip @args" quietly; its exit status. */
+static int wlt_ip(const char *fmt, ...)
+{
+	char cmd[320] = "ip ";
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd + 3, sizeof(cmd) - 40, fmt, ap);
+	va_end(ap);
+	strcat(cmd, " >/dev/null 2>&1");
+	return system(cmd);
+}
+
+FIXTURE(remote) {
+	struct wlt_run *run;
+	char ns[2][48];
+	bool made;
+	pid_t server;
+	int sofd, sefd;
+};
+
+FIXTURE_SETUP(remote)
+{
+	self->run = calloc(1, sizeof(*self->run));
+	ASSERT_NE(NULL, self->run);
+	self->server = -1;
+}
+
+FIXTURE_TEARDOWN(remote)
+{
+	if (self->server > 0) {
+		kill(self->server, SIGKILL);
+		waitpid(self->server, NULL, 0);
+	}
+	if (self->made) {
+		wlt_ip("netns del %s", self->ns[0]);
+		wlt_ip("netns del %s", self->ns[1]);
+	}
+	free(self->run);
+}
+
+/*
+ * Two hosts on one machine: namespaces "server" (198.18.1.2) and "client"
+ * (198.18.1.1) joined by a veth pair, made here with ip as
+ * tools/testing/selftests/net does; 0, or a skip reason in @why.
+ */
+static int wlt_two_hosts(FIXTURE_DATA(remote) *self, char *why, size_t len)
+{
+	snprintf(self->ns[0], sizeof(self->ns[0]), "wlt-srv-%d", (int)getpid());
+	snprintf(self->ns[1], sizeof(self->ns[1]), "wlt-cli-%d", (int)getpid());
+	if (wlt_ip("-V") || wlt_ip("netns add %s", self->ns[0])) {
+		snprintf(why, len, "no iproute2 ip that can add a namespace");
+		return -1;
+	}
+	self->made = true;
+	if (wlt_ip("netns add %s", self->ns[1]) ||
+	    wlt_ip("link add wlt0 netns %s type veth peer name wlt1 netns %s",
+		   self->ns[0], self->ns[1]) ||
+	    wlt_ip("-n %s addr add 198.18.1.2/30 dev wlt0", self->ns[0]) ||
+	    wlt_ip("-n %s addr add 198.18.1.1/30 dev wlt1", self->ns[1]) ||
+	    wlt_ip("-n %s link set wlt0 up", self->ns[0]) ||
+	    wlt_ip("-n %s link set wlt1 up", self->ns[1]) ||
+	    wlt_ip("-n %s link set lo up", self->ns[0]) ||
+	    wlt_ip("-n %s link set lo up", self->ns[1])) {
+		snprintf(why, len, "cannot join two namespaces with veth");
+		return -1;
+	}
+	return 0;
+}
+
+/* Start "wl_stream --serve..." (in namespace @ns unless NULL). */
+static pid_t wlt_serve(FIXTURE_DATA(remote) *self, const char *ns,
+		       const char *addr, int port, int sessions)
+{
+	char a[64], p[16], n[16];
+	char *argv[] = { "ip", "netns", "exec", (char *)ns, NULL, a, "--port",
+			 p, "--sessions", n, NULL };
+	char **av = ns ? argv : argv + 4;
+
+	snprintf(a, sizeof(a), "--serve=%s", addr);
+	snprintf(p, sizeof(p), "%d", port);
+	snprintf(n, sizeof(n), "%d", sessions);
+	argv[4] = (char *)wlt_binary();
+	self->server = wlt_spawn_cmd(av, &self->sofd, &self->sefd);
+	return self->server;
+}
+
+/* Run a client: "wl_stream @args" in namespace @ns. */
+static void wlt_client(struct wlt_run *r, const char *ns, const char *args)
+{
+	char buf[512], *argv[64], *save = NULL, *t;
+	int argc = 5, ofd, efd;
+	pid_t pid;
+
+	snprintf(buf, sizeof(buf), "%s", args);
+	argv[0] = "ip";
+	argv[1] = "netns";
+	argv[2] = "exec";
+	argv[3] = (char *)ns;
+	argv[4] = (char *)wlt_binary();
+	for (t = strtok_r(buf, " ", &save); t && argc < 63;
+	     t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	pid = wlt_spawn_cmd(argv, &ofd, &efd);
+	wlt_collect(r, pid, ofd, efd);
+}
+
+/*
+ * UDP and TCP streams between two namespaces, one the server's, one the
+ * client's: integrity on, the receiver's counts in the client's report,
+ * the server done after its two sessions.
+ */
+TEST_F(remote, udp_and_tcp_between_namespaces)
+{
+	struct wlt_run *r = self->run;
+	const char *it = NULL, *e, *o;
+	char why[128], args[256];
+	int port = wlt_port(0), k;
+
+	if (wlt_two_hosts(self, why, sizeof(why)))
+		SKIP(return, "%s", why);
+	ASSERT_LT(0, wlt_serve(self, self->ns[0], "198.18.1.2", port, 2));
+	for (k = 0; k < 2; k++) {
+		snprintf(args, sizeof(args),
+			 "--remote 198.18.1.2 --port %d --connect-timeout 20 -w %s -n 2 -l 1 -W 0.3 --verify --json%s",
+			 port, k ? "tcp_stream" : "udp_stream", k ? "" : " --receive");
+		wlt_client(r, self->ns[1], args);
+		ASSERT_EQ(0, wlt_exit(r)) TH_LOG("%s: %s", args, r->err);
+		ASSERT_NE(NULL, r->json) TH_LOG("%s", r->out);
+		wlt_check_schema(_metadata, r->json);
+		EXPECT_TRUE(wlt_str_is(r->json, "path", "remote"));
+		o = wl_json_member(r->json, "remote");
+		ASSERT_NE(NULL, o);
+		EXPECT_TRUE(wlt_str_is(o, "here", k ? "senders" : "receivers"));
+		EXPECT_TRUE(wlt_str_is(r->json, "integrity", "ok")) TH_LOG("%s", r->err);
+		EXPECT_LT(0, wlt_num(r->json, "aggregate"));
+		it = NULL;
+		while ((e = wl_json_next_elem(&it, wl_json_member(r->json, "per_instance")))) {
+			EXPECT_LT(0, wlt_num(e, "recv_bytes"));
+			if (k) {
+				EXPECT_EQ(wlt_num(e, "sent_bytes"),
+					  wlt_num(e, "recv_bytes"));
+			} else {
+				EXPECT_LE(wlt_num(e, "recv_msgs"),
+					  wlt_num(e, "sent_msgs"));
+			}
+		}
+	}
+	wlt_collect(r, self->server, self->sofd, self->sefd);
+	self->server = -1;
+	EXPECT_EQ(0, wlt_exit(r)) TH_LOG("server: %s", r->err);
+	EXPECT_NE(NULL, strstr(r->out, "udp_stream, 2 instances, this host sent"))
+		TH_LOG("server: %s", r->out);
+	EXPECT_NE(NULL, strstr(r->out, "tcp_stream, 2 instances, this host received"))
+		TH_LOG("server: %s", r->out);
+}
+
+/* A client of another protocol version is refused, with both versions. */
+TEST_F(remote, version_mismatch)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int port = wlt_port(1), fd = -1, i;
+	char buf[256] = "";
+	ssize_t n;
+
+	ASSERT_LT(0, wlt_serve(self, NULL, "127.0.0.1", port, 1));
+	sin.sin_port = htons(port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	for (i = 0; i < 100; i++) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		ASSERT_LE(0, fd);
+		if (!connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			break;
+		close(fd);
+		fd = -1;
+		usleep(100000);
+	}
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, write(fd, "wl_stream 99 workload=tcp_stream\n", 33));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	ASSERT_LT(0, n);
+	buf[n] = '\0';
+	EXPECT_NE(NULL, strstr(buf, "error version mismatch: this server speaks wl_stream protocol 1, the client 99"))
+		TH_LOG("reply: %s", buf);
+	wlt_collect(self->run, self->server, self->sofd, self->sefd);
+	self->server = -1;
+	EXPECT_EQ(0, wlt_exit(self->run)) TH_LOG("%s", self->run->err);
+}
+
+/* Nobody serves: a clear error within the connect timeout, exit 1. */
+TEST_F(remote, unreachable_peer)
+{
+	struct wlt_run *r = self->run;
+	char args[128];
+	double t0 = wl_now();
+
+	snprintf(args, sizeof(args), "--remote 127.0.0.1 --port %d --connect-timeout 1 -l 1",
+		 wlt_port(2));
+	wlt_run(r, args);
+	EXPECT_EQ(1, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_NE(NULL, strstr(r->err, "cannot reach a wl_stream --serve at 127.0.0.1:"))
+		TH_LOG("%s", r->err);
+	EXPECT_GT(5, wl_now() - t0);
+}
+
+/*
+ * The server dies mid-run (SIGKILL: it, its session and its workers):
+ * the client says so and exits 1 within its reply timeout.
+ */
+TEST_F(remote, server_dies_mid_run)
+{
+	char p[16], *argv[] = { "wl_stream", "--remote", "127.0.0.1", "--port",
+				p, "-n", "2", "-l", "60", "-W", "0", NULL };
+	struct wlt_run *r = self->run;
+	int port = wlt_port(3), ofd, efd;
+	pid_t pid, kids[16];
+	double t0;
+
+	snprintf(p, sizeof(p), "%d", port);
+	ASSERT_LT(0, wlt_serve(self, NULL, "127.0.0.1", port, 1));
+	pid = wlt_spawn(argv, &ofd, &efd);
+	ASSERT_LT(0, pid);
+	wlt_wait_workers(pid, 2, kids, ARRAY_SIZE(kids));
+	usleep(500000);
+	t0 = wl_now();
+	ASSERT_EQ(0, kill(self->server, SIGKILL));
+	waitpid(self->server, NULL, 0);
+	close(self->sofd);
+	close(self->sefd);
+	self->server = -1;
+	wlt_collect(r, pid, ofd, efd);
+	EXPECT_EQ(1, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_TRUE(strstr(r->err, "closed the control connection") ||
+		    strstr(r->err, "did not answer")) TH_LOG("%s", r->err);
+	EXPECT_GT(15, wl_now() - t0);
+}
+
+/*
+ * The client dies mid-run: the server ends that session (its workers
+ * gone) and serves the next one.
+ */
+TEST_F(remote, client_dies_server_goes_on)
+{
+	char p[16], *argv[] = { "wl_stream", "--remote", "127.0.0.1", "--port",
+				p, "-n", "2", "-l", "60", "-W", "0", NULL };
+	struct wlt_run *r = self->run;
+	int port = wlt_port(4), ofd, efd;
+	pid_t pid, kids[16];
+	char args[128];
+
+	snprintf(p, sizeof(p), "%d", port);
+	ASSERT_LT(0, wlt_serve(self, NULL, "127.0.0.1", port, 2));
+	pid = wlt_spawn(argv, &ofd, &efd);
+	ASSERT_LT(0, pid);
+	wlt_wait_workers(pid, 2, kids, ARRAY_SIZE(kids));
+	usleep(500000);
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	wlt_collect(r, pid, ofd, efd);
+	snprintf(args, sizeof(args), "--remote 127.0.0.1 --port %d -w tcp_rr -n 2 -l 1 -W 0 --json",
+		 port);
+	wlt_run(r, args);
+	EXPECT_EQ(0, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_TRUE(r->json && wlt_str_is(r->json, "integrity", "ok"));
+	wlt_collect(r, self->server, self->sofd, self->sefd);
+	self->server = -1;
+	EXPECT_EQ(0, wlt_exit(r)) TH_LOG("server: %s", r->err);
+	EXPECT_NE(NULL, strstr(r->err, "session with 127.0.0.1")) TH_LOG("%s", r->err);
 }
 
 TEST_HARNESS_MAIN

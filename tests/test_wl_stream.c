@@ -192,6 +192,52 @@ static void test_sizes(void)
 	ksft_test_result(!bad, "opts: sizes and suffixes (%u cases)\n", i);
 }
 
+/* The network paths' options, and a session line's round trip. */
+static void test_path_options(void)
+{
+	struct wl_cfg c, d;
+	char err[256], line[512];
+	int ret;
+
+	ret = parse("-w tipc_rr -n 2", 4, &c, err);
+	ksft_test_result(!ret && c.workload == WL_TIPC_RR && c.msg_size == 1 &&
+			 c.recv_size == 1 && wl_workload_rr(c.workload) &&
+			 wl_workload_tipc(c.workload),
+			 "opts: tipc_rr (1/1, rr, tipc) (%s)\n", err);
+	ret = parse("--netns --gro off --tso on -w udp_stream", 4, &c, err);
+	ksft_test_result(!ret && c.netns && c.offload[WL_GRO] == WL_OFF_OFF &&
+			 c.offload[WL_TSO] == WL_OFF_ON &&
+			 c.offload[WL_GSO] == WL_OFF_KEEP,
+			 "opts: --netns with offloads (%s)\n", err);
+	ret = parse("--serve=10.199.0.2 --port 2000 --sessions 3 -T -p same-cpu",
+		    4, &c, err);
+	ksft_test_result(!ret && c.serve && !strcmp(c.addr, "10.199.0.2") &&
+			 c.port == 2000 && c.sessions == 3 && c.threads &&
+			 c.pin == WL_PIN_SAME_CPU,
+			 "opts: --serve=ADDR --port --sessions (%s)\n", err);
+	ret = parse("--remote 10.199.0.2 --receive --connect-timeout 120 -w udp_stream -n cpus -m 1K -S 1M -l 2 -v",
+		    4, &c, err);
+	if (!ret)
+		ret = wl_session_format(&c, line, sizeof(line)) ||
+		      wl_session_parse(line, 64, &d, err, sizeof(err));
+	ksft_test_result(!ret && c.remote && c.receive &&
+			 c.connect_timeout == 120 && c.port == WL_STREAM_DEFAULT_PORT &&
+			 d.serve && !d.remote && d.receive && d.verify &&
+			 d.workload == WL_UDP_STREAM && d.instances == 4 &&
+			 d.msg_size == 1024 && d.recv_size == c.recv_size &&
+			 d.rcvbuf == 1048576 && !d.sndbuf && d.duration == 2,
+			 "opts: a --remote session survives format and parse (%s)\n",
+			 err);
+	ret = !wl_session_parse("workload=udp_stream instances=2 msg=70000", 4,
+				&d, err, sizeof(err)) ||
+	      strstr(err, "exceeds") == NULL ||
+	      !wl_session_parse("workload=tcp_stream color=blue", 4, &d, err,
+				sizeof(err)) ||
+	      strstr(err, "color=blue") == NULL ||
+	      !wl_session_parse("workload=tipc_stream", 4, &d, err, sizeof(err));
+	ksft_test_result(!ret, "opts: bad session lines are refused (%s)\n", err);
+}
+
 static void test_bad_options(void)
 {
 	static const struct { const char *line, *msg; } t[] = {
@@ -210,6 +256,24 @@ static void test_bad_options(void)
 		{ "--bogus", "unknown option '--bogus'" },
 		{ "-l", "option '-l' needs a value" },
 		{ "extra", "unexpected argument 'extra'" },
+		{ "--netns -w tipc_stream", "tipc_stream: TIPC runs node-local only" },
+		{ "--remote 10.0.0.1 -w tipc_rr", "tipc_rr: TIPC runs node-local only" },
+		{ "--gro on", "--gro, --tso and --gso need --netns" },
+		{ "--netns --tso maybe", "--tso takes on or off, got 'maybe'" },
+		{ "--remote host.example", "--remote: bad address 'host.example'" },
+		{ "--serve=1.2.3", "--serve: bad address '1.2.3'" },
+		{ "--serve -w udp_stream", "--serve: -w is the client's to choose" },
+		{ "--serve -l 5", "--serve: -l is the client's to choose" },
+		{ "--serve --remote 10.0.0.1", "--serve excludes --remote" },
+		{ "--remote 10.0.0.1 --netns", "--remote and --netns exclude each other" },
+		{ "--receive", "--receive needs --remote" },
+		{ "--port 80", "--port needs --serve or --remote" },
+		{ "--serve --port 0", "bad port '0'" },
+		{ "--remote 10.0.0.1 --port 65536", "bad port '65536'" },
+		{ "--sessions 2", "--sessions needs --serve" },
+		{ "--serve --sessions 0", "bad session count '0'" },
+		{ "--connect-timeout 5", "--connect-timeout needs --remote" },
+		{ "--remote 10.0.0.1 --connect-timeout 0", "bad connect timeout '0'" },
 	};
 	unsigned int i, bad = 0;
 	struct wl_cfg c;
@@ -533,11 +597,12 @@ int main(void)
 {
 	find_fixtures();
 	ksft_print_header();
-	ksft_set_plan(38);
+	ksft_set_plan(43);
 	test_defaults();
 	test_all_options();
 	test_instances();
 	test_sizes();
+	test_path_options();
 	test_bad_options();
 	test_cpustat();
 	test_schedstat();

@@ -223,7 +223,7 @@ int wl_netns_setup(const int *offload, char *why, size_t len)
 	int k;
 
 	if (wl_ip_check(why, len))
-		return -1;
+		return -2;
 	wl_netns_reap_stale();
 	wl_ns_owner = getpid();
 	snprintf(wl_netns.snd, sizeof(wl_netns.snd), WL_NETNS_NAME,

@@ -47,7 +47,8 @@ extern struct wl_netns_info wl_netns;
 /*
  * Remove the namespaces a killed run left (names of PIDs that are gone),
  * create this run's pair and link, apply @offload (enum wl_offload per
- * enum wl_offload_kind); 0, or -1 with @why (everything made is removed).
+ * enum wl_offload_kind); 0, or -1 with @why (everything made is removed),
+ * -2 when the ip in PATH is not iproute2's (a skip).
  */
 int wl_netns_setup(const int *offload, char *why, size_t len);
 /* Move the calling thread into @ns; 0 or -1 (errno). */
