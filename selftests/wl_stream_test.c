@@ -1317,17 +1317,38 @@ static int wlt_port(int k)
 	return 20000 + (getpid() * 7 + k) % 20000;
 }
 
-/* Run "ip @args" quietly; its exit status. */
+/*
+ * Run "ip @args" quietly, exec'd from PATH (not through sh, whose applets
+ * may shadow it); its exit status.
+ */
 static int wlt_ip(const char *fmt, ...)
 {
-	char cmd[320] = "ip ";
+	char cmd[320], *argv[32], *save = NULL, *t;
+	int argc = 1, st, fd;
 	va_list ap;
+	pid_t pid;
 
 	va_start(ap, fmt);
-	vsnprintf(cmd + 3, sizeof(cmd) - 40, fmt, ap);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
-	strcat(cmd, " >/dev/null 2>&1");
-	return system(cmd);
+	argv[0] = "ip";
+	for (t = strtok_r(cmd, " ", &save); t && argc < 31;
+	     t = strtok_r(NULL, " ", &save))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp("ip", argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 FIXTURE(remote) {
