@@ -49,7 +49,7 @@ check "vm-pair: the peer received the main guest's message over virtio-net" 0 $?
 grep -q '^vm-pair: the main command is done: stopping the peer' "$out"
 check "vm-pair: the peer still running is stopped" 0 $?
 
-$pair --peer-cmd 'exit 4' -- 'sleep 30' >"$out" 2>&1; rc=$?
+$pair --peer-cmd 'exit 4' -- 'sleep 20' >"$out" 2>&1; rc=$?
 [ "$rc" = 1 ] || sed 's/^/# /' "$out" | tail -n 30
 check "vm-pair: a peer failing before the main command fails the pair (exit 1)" 1 $rc
 grep -q '^vm-pair: FAIL: the peer ended before the main command, failing (scripts/vm exit 4)' "$out"
