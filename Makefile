@@ -65,7 +65,9 @@ compare:
 		$(call wl_opt,stream-opts,WL_STREAM_OPTS) \
 		$(call wl_opt,results,RESULTS) $(call wl_opt,kernels,KERNELS) \
 		$(call wl_opt,boots,BOOTS) $(call wl_opt,jobs,JOBS) $(USER_KDIR) \
-		$(if $(NO_MODULE),--no-module) $(if $(QUICK),--quick)
+		$(if $(NO_MODULE),--no-module) $(if $(QUICK),--quick) \
+		$(if $(NETNS),--netns) $(if $(PAIR),--pair) \
+		$(call wl_opt,peer-kernel,PEER_KERNEL)
 
 # False-positive rate and power of wl_compare's verdict in the VM.
 bench-verdict validate-verdict:

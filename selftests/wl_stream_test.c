@@ -212,7 +212,7 @@ static int wlt_ncpus(void)
 }
 
 /*
- * The --json schema 2 (docs/wl_stream.md, "--json schema 2"): exactly the members of each
+ * The --json schema 3 (docs/wl_stream.md, "--json schema 3"): exactly the members of each
  * object, plus those some workloads add.  A member added or dropped
  * without a schema change fails here.
  */
@@ -385,7 +385,7 @@ static void wlt_check_cpu(struct __test_metadata *_metadata, const char *json,
 					   dur, b->t - a->t);
 	/* Transactions, or KB received, in the window; busy us for them. */
 	moved = wlt_num(json, "aggregate") * dur;
-	if (wlt_str_is(json, "workload", "tcp_rr"))
+	if (wlt_str_is(json, "unit", "trans/s"))
 		busy = wlt_num(json, "service_demand_us_per_tran") * moved;
 	else
 		busy = wlt_num(json, "service_demand_us_per_kb") * moved *
@@ -652,7 +652,7 @@ TEST_F(stream, runs_with_integrity)
 	ASSERT_NE(NULL, r->json) TH_LOG("no JSON line in: %s", r->out);
 	ASSERT_TRUE(wl_json_valid_object(r->json)) TH_LOG("%s", r->json);
 	EXPECT_TRUE(wlt_str_is(r->json, "tool", "wl_stream"));
-	EXPECT_EQ(2, wlt_num(r->json, "schema"));
+	EXPECT_EQ(3, wlt_num(r->json, "schema"));
 	wlt_check_schema(_metadata, r->json);
 	EXPECT_TRUE(wlt_str_is(r->json, "workload", variant->workload));
 	EXPECT_TRUE(wlt_str_is(r->json, "path", variant->netns ? "netns" : "loopback"));

@@ -19,7 +19,7 @@
 #include "wl/stream_wakelab.h"
 #include "wl/util.h"
 
-#define WL_SCHEMA		2
+#define WL_SCHEMA		3
 
 /*
  * Before v17, /proc/schedstat has no domain names: take them from the
