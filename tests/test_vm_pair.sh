@@ -10,21 +10,10 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 pair="$top/scripts/vm-pair --kernel stock-6.12 --no-build --timeout 300"
-n=0
-fails=0
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-
-check() {
-	local desc=$1 want=$2 got=$3
-	n=$((n + 1))
-	if [ "$want" = "$got" ]; then
-		echo "ok $n $desc"
-	else
-		echo "not ok $n $desc (expected $want, got $got)"
-		fails=$((fails + 1))
-	fi
-}
 
 echo "TAP version 13"
 echo "1..8"
