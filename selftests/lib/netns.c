@@ -33,6 +33,7 @@ static bool wl_ns_made[2];
 static const unsigned int wl_eth_get[WL_NR_OFFLOADS] = {
 	ETHTOOL_GGRO, ETHTOOL_GTSO, ETHTOOL_GGSO,
 };
+
 static const unsigned int wl_eth_set[WL_NR_OFFLOADS] = {
 	ETHTOOL_SGRO, ETHTOOL_STSO, ETHTOOL_SGSO,
 };

@@ -640,6 +640,8 @@ int wl_remote_serve(void)
 	fprintf(stderr, "wl_stream: serving on %s (protocol %d)\n", wl_peer_name,
 		WL_REMOTE_PROTO);
 	while (!srv.sessions || served < srv.sessions) {
+		if (wl_stream_interrupted())
+			break;
 		plen = sizeof(peer);
 		fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
 		if (fd < 0) {
@@ -673,5 +675,8 @@ int wl_remote_serve(void)
 		served++;
 	}
 	close(lfd);
+	if (wl_stream_interrupted())
+		fprintf(stderr, "wl_stream: --serve stopped by a signal after %d session%s\n",
+			served, served == 1 ? "" : "s");
 	return 0;
 }
