@@ -140,14 +140,14 @@ static int wl_ctl_recv(double timeout, char **out)
 	}
 }
 
-/* Why the control connection failed, after wl_ctl_recv() returned @r. */
+/* Why the control connection failed: wl_ctl_recv() returned @r, or -1 after a send. */
 static void wl_ctl_lost(int r, double timeout, char *why, size_t len)
 {
 	const char *who = wl_scfg.remote ? "the server" : "the client";
 
 	if (r < 0 && errno == EINTR)
 		snprintf(why, len, "interrupted by a signal");
-	else if (r == 0)
+	else if (r == 0 || errno == ECONNRESET || errno == EPIPE)
 		snprintf(why, len, "%s %s closed the control connection (did its wl_stream die?)",
 			 who, wl_peer_name);
 	else if (errno == ETIMEDOUT)
@@ -269,8 +269,7 @@ static bool wl_remote_poll(bool now, char *why, size_t len)
 		return false;
 	wl_next_poll = wl_now() + WL_PEER_POLL_S;
 	if (wl_send_counters("poll")) {
-		snprintf(why, len, "control connection to the server %s: %s",
-			 wl_peer_name, strerror(errno));
+		wl_ctl_lost(-1, WL_PEER_TIMEOUT_S, why, len);
 		return true;
 	}
 	line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, len);
@@ -406,8 +405,7 @@ int wl_remote_hello(char *why, size_t len)
 			wl_scfg.receive ? " " : "", ports);
 	free(ports);
 	if (r) {
-		snprintf(why, len, "control connection to the server %s: %s",
-			 wl_peer_name, strerror(errno));
+		wl_ctl_lost(-1, WL_PEER_TIMEOUT_S, why, len);
 		return -1;
 	}
 	line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, len);
@@ -440,8 +438,7 @@ int wl_remote_go(char *why, size_t len)
 		return -1;
 	}
 	if (wl_ctl_send("go\n")) {
-		snprintf(why, len, "control connection to the server %s: %s",
-			 wl_peer_name, strerror(errno));
+		wl_ctl_lost(-1, WL_PEER_TIMEOUT_S, why, len);
 		return -1;
 	}
 	wl_next_poll = 0;
@@ -456,8 +453,7 @@ int wl_remote_final(char *why, size_t len)
 
 	wl_stream_peer_poll = NULL;
 	if (wl_send_counters("final")) {
-		snprintf(why, len, "control connection to the server %s: %s",
-			 wl_peer_name, strerror(errno));
+		wl_ctl_lost(-1, WL_PEER_TIMEOUT_S, why, len);
 		return -1;
 	}
 	line = wl_ctl_expect(WL_PEER_FINAL_S, why, len);
