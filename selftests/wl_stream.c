@@ -54,9 +54,6 @@ int main(int argc, char **argv)
 	}
 	if (ret < 0)
 		wl_stream_usage_exit(err);
-	if (wl_scfg.workload == WL_SCTP_STREAM_MANY &&
-	    wl_scfg.recv_size < WL_SCTP_MANY_MIN_RECV)
-		wl_stream_usage_exit("sctp_stream_many needs -M >= 16 (notifications)");
 
 	if (wl_topo_load(WL_CPU_SYSFS, ncpus, &wl_stopo)) {
 		fprintf(stderr, "wl_stream: no online CPUs found\n");
@@ -90,6 +87,10 @@ int main(int argc, char **argv)
 		return WL_EXIT_FAIL;
 	if (wl_scfg.netns) {
 		ret = wl_netns_setup(wl_scfg.offload, why, sizeof(why));
+		if (ret && wl_stream_interrupted()) {
+			snprintf(why, sizeof(why), "interrupted by a signal while setting up --netns");
+			goto fail;
+		}
 		if (ret == -2) {
 			fprintf(stderr, "wl_stream: SKIP: %s\n", why);
 			wl_stream_die(WL_EXIT_SKIP);

@@ -1314,7 +1314,7 @@ TEST_F(engine, netns_cleanup_on_signal)
 /* A control port of this test's own, away from other runs'. */
 static int wlt_port(int k)
 {
-	return 20000 + (getpid() * 7 + k) % 20000;
+	return 20000 + (getpid() * 7 + k) % 12000;	/* below ephemeral ports */
 }
 
 /*
@@ -1496,15 +1496,24 @@ TEST_F(remote, udp_and_tcp_between_namespaces)
 		TH_LOG("server: %s", r->out);
 }
 
-/* A client of another protocol version is refused, with both versions. */
-TEST_F(remote, version_mismatch)
+/*
+ * Refused sessions: a client of another protocol version (both versions
+ * named), one asking for more instances than --max-instances allows;
+ * neither counts against --sessions, which a real session then ends.
+ */
+TEST_F(remote, refusals)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	int port = wlt_port(1), fd = -1, i;
-	char buf[256] = "";
+	struct wlt_run *r = self->run;
+	char buf[256] = "", args[160];
+	char p[16], *argv[] = { "wl_stream", "--serve=127.0.0.1", "--port", p,
+				"--sessions", "1", "--max-instances", "4", NULL };
 	ssize_t n;
 
-	ASSERT_LT(0, wlt_serve(self, NULL, "127.0.0.1", port, 1));
+	snprintf(p, sizeof(p), "%d", port);
+	self->server = wlt_spawn(argv, &self->sofd, &self->sefd);
+	ASSERT_LT(0, self->server);
 	sin.sin_port = htons(port);
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	for (i = 0; i < 100; i++) {
@@ -1524,9 +1533,68 @@ TEST_F(remote, version_mismatch)
 	buf[n] = '\0';
 	EXPECT_NE(NULL, strstr(buf, "error version mismatch: this server speaks wl_stream protocol 1, the client 99"))
 		TH_LOG("reply: %s", buf);
-	wlt_collect(self->run, self->server, self->sofd, self->sefd);
+	snprintf(args, sizeof(args), "--remote 127.0.0.1 --port %d -n 5 -l 0.5 -W 0",
+		 port);
+	wlt_run(r, args);
+	EXPECT_EQ(1, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_NE(NULL, strstr(r->err, "the client asks for 5 instances; this server allows 4 (--max-instances)"))
+		TH_LOG("%s", r->err);
+	snprintf(args, sizeof(args), "--remote 127.0.0.1 --port %d -n 4 -l 0.5 -W 0 --json",
+		 port);
+	wlt_run(r, args);
+	EXPECT_EQ(0, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_TRUE(r->json && wlt_str_is(r->json, "integrity", "ok"));
+	wlt_collect(r, self->server, self->sofd, self->sefd);
 	self->server = -1;
-	EXPECT_EQ(0, wlt_exit(self->run)) TH_LOG("%s", self->run->err);
+	EXPECT_EQ(0, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_NE(NULL, strstr(r->out, "tcp_stream, 4 instances")) TH_LOG("%s", r->out);
+}
+
+/*
+ * A client that floods polls without reading the replies: the server's
+ * sends time out and the session ends; a SIGTERM then stops the server
+ * within seconds (a blocked send must not hold it).
+ */
+TEST_F(remote, client_stops_reading)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int port = wlt_port(5), fd = -1, i, one = 1;
+	struct wlt_run *r = self->run;
+	static char poll_line[1 << 16];
+	double t0;
+
+	ASSERT_LT(0, wlt_serve(self, NULL, "127.0.0.1", port, 100));
+	sin.sin_port = htons(port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	for (i = 0; i < 100; i++) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		ASSERT_LE(0, fd);
+		if (!connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			break;
+		close(fd);
+		fd = -1;
+		usleep(100000);
+	}
+	ASSERT_LE(0, fd);
+	/* A small receive buffer fills fast. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &one, sizeof(one));
+	ASSERT_LT(0, dprintf(fd, "wl_stream 1 workload=udp_stream instances=1 msg=1472 recv=65536 sndbuf=0 rcvbuf=0 duration=30 warmup=0 verify=0 receive=1 ports=9\n"));
+	usleep(300000);
+	ASSERT_LT(0, dprintf(fd, "go\n"));
+	snprintf(poll_line, sizeof(poll_line), "poll 1 0,0,0,0,0,0\n");
+	t0 = wl_now();
+	/* The server's replies pile up unread until its send times out. */
+	while (wl_now() - t0 < 3 &&
+	       send(fd, poll_line, strlen(poll_line), MSG_NOSIGNAL | MSG_DONTWAIT) > 0)
+		;
+	t0 = wl_now();
+	ASSERT_EQ(0, kill(self->server, SIGTERM));
+	wlt_collect(r, self->server, self->sofd, self->sefd);
+	self->server = -1;
+	close(fd);
+	EXPECT_GT(15, wl_now() - t0);
+	EXPECT_EQ(0, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_NE(NULL, strstr(r->err, "--serve stopped by a signal")) TH_LOG("%s", r->err);
 }
 
 /* Nobody serves: a clear error within the connect timeout, exit 1. */

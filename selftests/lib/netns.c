@@ -170,15 +170,21 @@ static int wl_ethtool(const char *dev, unsigned int cmd, int set)
 	return r ? -1 : (int)ev.data;
 }
 
-/* Set (@v >= 0) and read back offload @k on both ends. */
+/*
+ * Set (@v >= 0) and read back offload @k on both ends; the report shows
+ * the end where it acts: GRO the receiving one, TSO and GSO the sending.
+ */
 static int wl_netns_offload(int k, int v, char *why, size_t len)
 {
 	static const char * const dev[] = { WL_NETNS_SND_DEV, WL_NETNS_RCV_DEV };
-	int side, got = -1;
+	int side, got[2];
 
 	for (side = 0; side < 2; side++) {
-		if (wl_netns_enter(side ? WL_NS_RCV : WL_NS_SND))
-			goto err;
+		if (wl_netns_enter(side ? WL_NS_RCV : WL_NS_SND)) {
+			snprintf(why, len, "--netns: setns: %s", strerror(errno));
+			wl_netns_enter(WL_NS_HOME);
+			return -1;
+		}
 		if (v != WL_OFF_KEEP &&
 		    wl_ethtool(dev[side], wl_eth_set[k], v) < 0) {
 			snprintf(why, len, "--netns: cannot turn %s %s on %s: %s",
@@ -187,21 +193,21 @@ static int wl_netns_offload(int k, int v, char *why, size_t len)
 			wl_netns_enter(WL_NS_HOME);
 			return -1;
 		}
-		if (!side)
-			got = wl_ethtool(dev[side], wl_eth_get[k], -1);
+		got[side] = wl_ethtool(dev[side], wl_eth_get[k], -1);
 	}
-	if (wl_netns_enter(WL_NS_HOME))
-		goto err;
-	if (v != WL_OFF_KEEP && got != v) {
-		snprintf(why, len, "--netns: %s stays %s on %s",
-			 wl_offload_names[k], got ? "on" : "off", dev[0]);
+	if (wl_netns_enter(WL_NS_HOME)) {
+		snprintf(why, len, "--netns: setns: %s", strerror(errno));
 		return -1;
 	}
-	wl_netns.offload[k] = got;
+	for (side = 0; side < 2; side++)
+		if (v != WL_OFF_KEEP && got[side] != v) {
+			snprintf(why, len, "--netns: %s stays %s on %s",
+				 wl_offload_names[k], got[side] ? "on" : "off",
+				 dev[side]);
+			return -1;
+		}
+	wl_netns.offload[k] = got[k == WL_GRO];
 	return 0;
-err:
-	snprintf(why, len, "--netns: setns: %s", strerror(errno));
-	return -1;
 }
 
 static int wl_netns_open(enum wl_ns ns, const char *name, char *why,

@@ -37,7 +37,8 @@ const char wl_stream_usage[] =
 "                 [-S BYTES] [-l SEC] [-W SEC] [-p PIN] [-T] [-j|-b] [-v]\n"
 "                 [--schedstats] [--netns [--gro|--tso|--gso on|off]]\n"
 "                 [--remote ADDR [--receive] [--connect-timeout SEC]]\n"
-"       wl_stream --serve[=ADDR] [--sessions N] [-p PIN] [-T]\n"
+"       wl_stream --serve[=ADDR] [--sessions N] [--max-instances N] [-p PIN]\n"
+"                 [-T]\n"
 "  -w, --workload W   tcp_stream (default), udp_stream, sctp_stream,\n"
 "                     sctp_stream_many, tcp_rr, tipc_stream, tipc_rr\n"
 "  -n, --instances N  sender/receiver pairs: a number, cpus, cpus/K,\n"
@@ -69,6 +70,8 @@ const char wl_stream_usage[] =
 "      --serve[=ADDR] serve --remote runs, one at a time, on ADDR (default:\n"
 "                     every address); the client's options apply\n"
 "      --sessions N   with --serve: exit after N sessions (default: never)\n"
+"      --max-instances N  with --serve: refuse clients asking for more\n"
+"                     (default: 16 per online CPU, at least 64)\n"
 "      --port P       control port of --serve and --remote (default 12867)\n"
 "  -h, --help         this text\n"
 "sizes take K/M/G (x1024) or k/m/g (x1000); exit 0 ok, 1 run or integrity\n"
@@ -98,6 +101,7 @@ static const struct option wl_long_opts[] = {
 	{ "receive",	no_argument,		NULL, WL_OPT_RECEIVE },
 	{ "port",	required_argument,	NULL, WL_OPT_PORT },
 	{ "sessions",	required_argument,	NULL, WL_OPT_SESSIONS },
+	{ "max-instances", required_argument,	NULL, WL_OPT_MAX_INSTANCES },
 	{ "connect-timeout", required_argument,	NULL, WL_OPT_CONNECT_TIMEOUT },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -275,6 +279,11 @@ static int wl_finish_cfg(struct wl_cfg *c, char *err, size_t len)
 			      c->recv_size, c->msg_size);
 	if (c->json && c->brief)
 		return wl_err(err, len, "--json and --brief exclude each other");
+	if (c->workload == WL_SCTP_STREAM_MANY &&
+	    c->recv_size < WL_SCTP_MANY_MIN_RECV)
+		return wl_err(err, len,
+			      "sctp_stream_many needs -M >= %d (notifications)",
+			      WL_SCTP_MANY_MIN_RECV);
 	if ((c->netns || c->remote) && wl_workload_tipc(c->workload))
 		return wl_err(err, len,
 			      "%s: TIPC runs node-local only (no --netns, no --remote)",
@@ -484,6 +493,15 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 			c->sessions = (int)lv;
 			sessions = true;
 			break;
+		case WL_OPT_MAX_INSTANCES:
+			if (wl_parse_uint(optarg, &end, &lv) || *end ||
+			    lv < 1 || lv > WL_MAX_INSTANCES)
+				return wl_err(err, len,
+					      "bad instance limit '%s' (1..%d)",
+					      optarg, WL_MAX_INSTANCES);
+			c->max_instances = (int)lv;
+			sessions = true;
+			break;
 		case WL_OPT_CONNECT_TIMEOUT:
 			if (wl_parse_seconds(optarg, 0.1, 3600, &c->connect_timeout))
 				return wl_err(err, len,
@@ -506,7 +524,7 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 	if (port && !c->serve && !c->remote)
 		return wl_err(err, len, "--port needs --serve or --remote");
 	if (sessions && !c->serve)
-		return wl_err(err, len, "--sessions needs --serve");
+		return wl_err(err, len, "--sessions and --max-instances need --serve");
 	if (ct && !c->remote)
 		return wl_err(err, len, "--connect-timeout needs --remote");
 	if (wl_check_modes(c, given, offload, err, len))

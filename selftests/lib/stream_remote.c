@@ -19,6 +19,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,6 +40,10 @@
 #define WL_PEER_READY_S		75	/* the peer's workers: setup + slack */
 #define WL_PEER_FINAL_S		45	/* the peer's drain + slack */
 #define WL_PEER_POLL_S		0.05	/* counters exchanged this often */
+/* A session past its window, first data and drain by this much ends. */
+#define WL_SESSION_SLACK_S	120
+/* A signalled server's session gets this long before SIGKILL. */
+#define WL_SESSION_KILL_S	5
 #define WL_LINE_MAX		(1 << 20)
 #define WL_SKIP_PREFIX		"SKIP: "
 
@@ -48,19 +53,41 @@ static struct sockaddr_in wl_peer_sin;
 static char *wl_rbuf;
 static size_t wl_rcap, wl_rlen, wl_rskip;
 static double wl_next_poll;
+/* A control error is final: later polls report it instead of a stale reply. */
+static char wl_ctl_error[256];
 
 const char *wl_remote_peer(void)
 {
 	return wl_peer_name;
 }
 
+/* Workers have no use for the control connection. */
+static void wl_ctl_close_in_child(void)
+{
+	if (wl_ctl >= 0)
+		close(wl_ctl);
+	wl_ctl = -1;
+}
+
+static void wl_ctl_set(int fd)
+{
+	static bool once;
+
+	if (!once && !pthread_atfork(NULL, NULL, wl_ctl_close_in_child))
+		once = true;
+	wl_ctl = fd;
+}
+
+/* Send one line within WL_PEER_TIMEOUT_S (a peer that stops reading). */
 static int wl_ctl_send(const char *fmt, ...)
 {
+	double end = wl_now() + WL_PEER_TIMEOUT_S, left;
+	struct pollfd pfd = { .fd = wl_ctl, .events = POLLOUT };
 	char *line;
 	size_t off = 0;
 	ssize_t n;
 	va_list ap;
-	int len;
+	int len, r;
 
 	va_start(ap, fmt);
 	len = vasprintf(&line, fmt, ap);
@@ -68,17 +95,25 @@ static int wl_ctl_send(const char *fmt, ...)
 	if (len < 0)
 		return -1;
 	while (off < (size_t)len) {
-		n = send(wl_ctl, line + off, len - off, MSG_NOSIGNAL);
+		left = end - wl_now();
+		r = left > 0 ? poll(&pfd, 1, (int)(left * 1000) + 1) : 0;
+		if (r < 0 && errno == EINTR && !wl_stream_interrupted())
+			continue;
+		if (r <= 0) {
+			if (!r)
+				errno = ETIMEDOUT;
+			break;
+		}
+		n = send(wl_ctl, line + off, len - off, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == EAGAIN)
 				continue;
-			free(line);
-			return -1;
+			break;
 		}
 		off += n;
 	}
 	free(line);
-	return 0;
+	return off < (size_t)len ? -1 : 0;
 }
 
 /*
@@ -156,6 +191,7 @@ static void wl_ctl_lost(int r, double timeout, char *why, size_t len)
 	else
 		snprintf(why, len, "control connection to %s %s: %s", who,
 			 wl_peer_name, strerror(errno));
+	snprintf(wl_ctl_error, sizeof(wl_ctl_error), "%s", why);
 }
 
 /* Receive a line, with the reason in @why when there is none. */
@@ -180,7 +216,7 @@ static struct wl_slot *wl_slot(int i, bool sender)
 static char *wl_counters(void)
 {
 	bool snd = wl_stream_local(true);
-	size_t cap = (size_t)wl_scfg.instances * 96 + 1, off = 0;
+	size_t cap = (size_t)wl_scfg.instances * 128 + 1, off = 0;
 	struct wl_slot *s;
 	char *buf;
 	int i;
@@ -189,7 +225,7 @@ static char *wl_counters(void)
 	if (!buf)
 		return NULL;
 	buf[0] = '\0';
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_scfg.instances && off < cap; i++) {
 		s = wl_slot(i, snd);
 		off += snprintf(buf + off, cap - off, "%s%llu,%llu,%llu,%d,%d,%d",
 				i ? " " : "",
@@ -265,6 +301,10 @@ static bool wl_remote_poll(bool now, char *why, size_t len)
 {
 	char *line;
 
+	if (wl_ctl_error[0]) {
+		snprintf(why, len, "%s", wl_ctl_error);
+		return true;
+	}
 	if (!now && wl_now() < wl_next_poll)
 		return false;
 	wl_next_poll = wl_now() + WL_PEER_POLL_S;
@@ -273,7 +313,10 @@ static bool wl_remote_poll(bool now, char *why, size_t len)
 		return true;
 	}
 	line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, len);
-	return !line || wl_client_reply(line, why, len);
+	if (line && !wl_client_reply(line, why, len))
+		return false;
+	snprintf(wl_ctl_error, sizeof(wl_ctl_error), "%s", why);
+	return true;
 }
 
 static void wl_sin_name(const struct sockaddr_in *sin, char *buf, size_t len)
@@ -311,7 +354,7 @@ static int wl_try_connect(double left)
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	wl_ctl = fd;
+	wl_ctl_set(fd);
 	return 0;
 }
 
@@ -409,8 +452,13 @@ int wl_remote_hello(char *why, size_t len)
 		return -1;
 	}
 	line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, len);
-	if (!line)
+	if (!line) {
+		if (errno == ETIMEDOUT)
+			snprintf(why, len,
+				 "the server %s did not answer the session request within %d s (serving another session?)",
+				 wl_peer_name, WL_PEER_TIMEOUT_S);
 		return -1;
+	}
 	if (!strncmp(line, "error ", 6)) {
 		snprintf(why, len, "server %s: %s", wl_peer_name, line + 6);
 		return strncmp(line + 6, WL_SKIP_PREFIX, strlen(WL_SKIP_PREFIX)) ? -1 : -2;
@@ -475,6 +523,16 @@ static void __attribute__((noreturn)) wl_session_fail(const char *verb,
 	wl_stream_die(WL_EXIT_FAIL);
 }
 
+/* The server's bound on a client's instance count (--max-instances). */
+static int wl_max_instances(const struct wl_cfg *srv)
+{
+	int n = 16 * srv->ncpus;
+
+	if (srv->max_instances)
+		return srv->max_instances;
+	return n > 64 ? n : 64;
+}
+
 /*
  * The client's first line: "wl_stream PROTO SESSION [ports=...]"; sets
  * wl_scfg from it (keeping the server's -p and -T).  0, or -1 with @why
@@ -497,12 +555,21 @@ static int wl_session_hello(const char *line, const struct wl_cfg *srv,
 			 WL_REMOTE_PROTO, proto);
 		return -1;
 	}
-	snprintf(words, sizeof(words), "%s", line + n);
-	p = strstr(words, " ports=");
-	if (p)
-		*p = '\0';
+	p = strstr(line + n, " ports=");
+	if ((p ? p - (line + n) : (long)strlen(line + n)) >= (long)sizeof(words)) {
+		snprintf(why, len, "bad session: session line too long");
+		return -1;
+	}
+	snprintf(words, sizeof(words), "%.*s",
+		 (int)(p ? p - (line + n) : (long)strlen(line + n)), line + n);
 	if (wl_session_parse(words, srv->ncpus, &wl_scfg, err, sizeof(err))) {
 		snprintf(why, len, "bad session: %s", err);
+		return -1;
+	}
+	if (wl_scfg.instances > wl_max_instances(srv)) {
+		snprintf(why, len,
+			 "the client asks for %d instances; this server allows %d (--max-instances)",
+			 wl_scfg.instances, wl_max_instances(srv));
 		return -1;
 	}
 	wl_scfg.pin = srv->pin;
@@ -529,25 +596,45 @@ static void wl_session_summary(int status)
 	fflush(stdout);
 }
 
-/* One session on control connection @fd, in its own process. */
+/*
+ * wl_stream_peer_poll of a server while its workers set up: the client says
+ * nothing then, so a readable control connection means it went away.
+ */
+static bool wl_session_watch(bool now, char *why, size_t len)
+{
+	struct pollfd pfd = { .fd = wl_ctl, .events = POLLIN };
+	char c;
+
+	if (poll(&pfd, 1, 0) <= 0 ||
+	    recv(wl_ctl, &c, 1, MSG_PEEK | MSG_DONTWAIT) > 0)
+		return false;
+	snprintf(why, len, "the client closed the control connection during setup");
+	return true;
+}
+
+/* The session refused at its first line: not counted by --sessions. */
+#define WL_EXIT_NO_SESSION	WL_EXIT_USAGE
+
+/* One session on the control connection wl_ctl, in its own process. */
 static int wl_session(const struct wl_cfg *srv)
 {
 	char why[256] = "", *line, *ports;
 	struct sockaddr_in me, peer;
 	socklen_t alen = sizeof(me);
 	const char *skip;
-	unsigned int ph;
+	unsigned int ph, cur;
+	double end;
 	int n;
 
 	line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, sizeof(why));
 	if (!line) {
 		fprintf(stderr, "wl_stream: session with %s: %s\n", wl_peer_name, why);
-		return WL_EXIT_FAIL;
+		return WL_EXIT_NO_SESSION;
 	}
 	if (wl_session_hello(line, srv, why, sizeof(why))) {
 		fprintf(stderr, "wl_stream: session with %s: %s\n", wl_peer_name, why);
 		wl_ctl_send("error %s\n", why);
-		return WL_EXIT_FAIL;
+		return WL_EXIT_NO_SESSION;
 	}
 	skip = wl_pin_unsupported(&wl_stopo, wl_scfg.pin);
 	if (!skip)
@@ -568,7 +655,7 @@ static int wl_session(const struct wl_cfg *srv)
 	if (wl_scfg.receive && wl_take_ports(line, &peer)) {
 		wl_ctl_send("error bad session: no valid ports= for %d instances\n",
 			    wl_scfg.instances);
-		return WL_EXIT_FAIL;
+		return WL_EXIT_NO_SESSION;
 	}
 	if (wl_stream_listen(why, sizeof(why)))
 		wl_session_fail("error", why);
@@ -578,28 +665,35 @@ static int wl_session(const struct wl_cfg *srv)
 		wl_session_fail("error", "out of memory");
 	wl_ctl_send("ok%s%s\n", ports[0] ? " " : "", ports);
 	free(ports);
+	wl_stream_peer_poll = wl_session_watch;
 	if (wl_stream_start(why, sizeof(why)) ||
 	    !wl_stream_wait_ready(why, sizeof(why)))
 		wl_session_fail("fail", why);
+	wl_stream_peer_poll = NULL;
 	wl_ctl_send("ready\n");
 	line = wl_ctl_expect(WL_PEER_READY_S, why, sizeof(why));
 	if (!line || strcmp(line, "go"))
 		wl_session_fail("fail", line ? "expected go" : why);
 	wl_stream_set_phase(WL_PH_WARMUP);
+	/* The client's window, its first data and drain, and slack. */
+	end = wl_now() + wl_scfg.warmup + wl_scfg.duration + WL_SESSION_SLACK_S;
 	for (;;) {
 		line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, sizeof(why));
 		if (!line)
 			wl_session_fail("fail", why);
+		cur = __atomic_load_n(&wl_sh->phase, __ATOMIC_ACQUIRE);
 		if ((sscanf(line, "poll %u%n", &ph, &n) != 1 &&
 		     sscanf(line, "final %u%n", &ph, &n) != 1) ||
-		    ph > WL_PH_STOP || wl_apply(line + n))
+		    ph > WL_PH_STOP || ph < cur || wl_apply(line + n))
 			wl_session_fail("fail", "malformed poll");
 		if (!strncmp(line, "final", 5))
 			break;
-		if (ph != __atomic_load_n(&wl_sh->phase, __ATOMIC_ACQUIRE))
+		if (ph != cur)
 			wl_stream_set_phase(ph);
 		if (wl_stream_check(why, sizeof(why)))
 			wl_session_fail("fail", why);
+		if (wl_now() > end)
+			wl_session_fail("fail", "the session outlasted its window by more than 120 s");
 		wl_send_counters("state");
 	}
 	wl_stream_set_phase(WL_PH_STOP);
@@ -610,12 +704,37 @@ static int wl_session(const struct wl_cfg *srv)
 	return 0;
 }
 
+/* Wait for session @pid; on a stop signal end it, SIGKILL if it lingers. */
+static int wl_session_wait(pid_t pid)
+{
+	double kill_at = 0;
+	int st;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, &st, kill_at ? WNOHANG : 0);
+		if (r == pid)
+			return WIFEXITED(st) ? WEXITSTATUS(st) : WL_EXIT_FAIL;
+		if (r < 0 && errno != EINTR)
+			return WL_EXIT_FAIL;
+		if (wl_stream_interrupted() && !kill_at) {
+			kill(pid, SIGTERM);
+			kill_at = wl_now() + WL_SESSION_KILL_S;
+		}
+		if (kill_at && wl_now() > kill_at)
+			kill(pid, SIGKILL);
+		if (kill_at)
+			usleep(50000);
+	}
+}
+
 int wl_remote_serve(void)
 {
 	struct wl_cfg srv = wl_scfg;
 	struct sockaddr_in sin, peer;
+	struct pollfd pfd;
 	socklen_t plen;
-	int lfd, fd, one = 1, served = 0, st;
+	int lfd, fd, one = 1, served = 0;
 	pid_t pid, me = getpid();
 
 	memset(&sin, 0, sizeof(sin));
@@ -623,7 +742,7 @@ int wl_remote_serve(void)
 	sin.sin_port = htons(srv.port);
 	if (srv.addr[0])
 		inet_pton(AF_INET, srv.addr, &sin.sin_addr);
-	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (lfd < 0 ||
 	    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) || listen(lfd, 8)) {
@@ -633,17 +752,21 @@ int wl_remote_serve(void)
 		return WL_EXIT_FAIL;
 	}
 	wl_sin_name(&sin, wl_peer_name, sizeof(wl_peer_name));
-	fprintf(stderr, "wl_stream: serving on %s (protocol %d)\n", wl_peer_name,
-		WL_REMOTE_PROTO);
+	fprintf(stderr, "wl_stream: serving on %s (protocol %d, up to %d instances)\n",
+		wl_peer_name, WL_REMOTE_PROTO, wl_max_instances(&srv));
 	while (!srv.sessions || served < srv.sessions) {
+		/* Short naps: a stop signal is seen within 200 ms. */
 		if (wl_stream_interrupted())
 			break;
+		pfd.fd = lfd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
 		plen = sizeof(peer);
 		fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
 		if (fd < 0) {
-			if (errno == EINTR && wl_stream_interrupted())
-				break;
-			if (errno == EINTR || errno == ECONNABORTED)
+			if (errno == EINTR || errno == EAGAIN ||
+			    errno == ECONNABORTED)
 				continue;
 			fprintf(stderr, "wl_stream: accept: %s\n", strerror(errno));
 			return WL_EXIT_FAIL;
@@ -656,7 +779,7 @@ int wl_remote_serve(void)
 			if (getppid() != me)
 				_exit(WL_EXIT_FAIL);
 			close(lfd);
-			wl_ctl = fd;
+			wl_ctl_set(fd);
 			wl_sin_name(&peer, wl_peer_name, sizeof(wl_peer_name));
 			exit(wl_session(&srv));
 		}
@@ -665,10 +788,8 @@ int wl_remote_serve(void)
 			fprintf(stderr, "wl_stream: fork: %s\n", strerror(errno));
 			continue;
 		}
-		while (waitpid(pid, &st, 0) < 0)
-			if (errno == EINTR && wl_stream_interrupted())
-				kill(pid, SIGTERM);
-		served++;
+		if (wl_session_wait(pid) != WL_EXIT_NO_SESSION)
+			served++;
 	}
 	close(lfd);
 	if (wl_stream_interrupted())

@@ -31,8 +31,8 @@ enum wl_ns {
  * struct wl_netns_info - what a run used, for the report
  * @snd:	sender namespace name
  * @rcv:	receiver namespace name
- * @offload:	GRO, TSO, GSO of the sender's end as read back: 1 on, 0 off,
- *		-1 unknown (the receiver's end is set the same)
+ * @offload:	GRO (of the receiving end), TSO and GSO (of the sending end) as
+ *		read back: 1 on, 0 off, -1 unknown (both ends are set alike)
  * @ip:		the ip command's version line
  */
 struct wl_netns_info {

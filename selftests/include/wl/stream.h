@@ -27,7 +27,6 @@
 #define WL_EXIT_FAIL		1
 #define WL_EXIT_USAGE		2
 #define WL_EXIT_SKIP		4
-#define WL_SCTP_MANY_MIN_RECV	16
 
 enum wl_phase {
 	WL_PH_SETUP,

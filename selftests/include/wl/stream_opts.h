@@ -51,6 +51,7 @@ extern const char * const wl_pin_names[WL_NR_PINS];
 #define WL_STREAM_DEFAULT_PORT		12867
 #define WL_STREAM_DEFAULT_CONNECT_S	10.0
 #define WL_ADDR_LEN			64
+#define WL_SCTP_MANY_MIN_RECV		16
 
 /* An offload setting of --netns: leave as the kernel made it, off, on. */
 enum wl_offload {
@@ -94,6 +95,7 @@ extern const char * const wl_offload_names[WL_NR_OFFLOADS];
  * @addr:	--serve: address to listen on ("" = any); --remote: the server
  * @port:	control port of --serve/--remote
  * @sessions:	--serve: sessions to serve before exiting, 0 = no limit
+ * @max_instances: --serve: most instances a client may ask for, 0 = default
  * @connect_timeout: --remote: seconds to keep trying to reach the server
  */
 struct wl_cfg {
@@ -121,6 +123,7 @@ struct wl_cfg {
 	char addr[WL_ADDR_LEN];
 	int port;
 	int sessions;
+	int max_instances;
 	double connect_timeout;
 };
 
@@ -153,6 +156,7 @@ enum {
 	WL_OPT_RECEIVE,
 	WL_OPT_PORT,
 	WL_OPT_SESSIONS,
+	WL_OPT_MAX_INSTANCES,
 	WL_OPT_CONNECT_TIMEOUT,
 };
 
