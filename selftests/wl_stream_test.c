@@ -1496,6 +1496,26 @@ TEST_F(remote, udp_and_tcp_between_namespaces)
 		TH_LOG("server: %s", r->out);
 }
 
+/* A control connection to a server on 127.0.0.1:@port, once it listens. */
+static int wlt_connect_local(int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	int fd, i;
+
+	sin.sin_port = htons(port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	for (i = 0; i < 100; i++) {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd < 0)
+			return -1;
+		if (!connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
+			return fd;
+		close(fd);
+		usleep(100000);
+	}
+	return -1;
+}
+
 /*
  * Refused sessions: a client of another protocol version (both versions
  * named), one asking for more instances than --max-instances allows;
@@ -1503,8 +1523,7 @@ TEST_F(remote, udp_and_tcp_between_namespaces)
  */
 TEST_F(remote, refusals)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	int port = wlt_port(1), fd = -1, i;
+	int port = wlt_port(1), fd;
 	struct wlt_run *r = self->run;
 	char buf[256] = "", args[160];
 	char p[16], *argv[] = { "wl_stream", "--serve=127.0.0.1", "--port", p,
@@ -1514,17 +1533,7 @@ TEST_F(remote, refusals)
 	snprintf(p, sizeof(p), "%d", port);
 	self->server = wlt_spawn(argv, &self->sofd, &self->sefd);
 	ASSERT_LT(0, self->server);
-	sin.sin_port = htons(port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	for (i = 0; i < 100; i++) {
-		fd = socket(AF_INET, SOCK_STREAM, 0);
-		ASSERT_LE(0, fd);
-		if (!connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
-			break;
-		close(fd);
-		fd = -1;
-		usleep(100000);
-	}
+	fd = wlt_connect_local(port);
 	ASSERT_LE(0, fd);
 	ASSERT_LT(0, write(fd, "wl_stream 99 workload=tcp_stream\n", 33));
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -1557,24 +1566,13 @@ TEST_F(remote, refusals)
  */
 TEST_F(remote, client_stops_reading)
 {
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	int port = wlt_port(5), fd = -1, i, one = 1;
+	int port = wlt_port(5), fd, one = 1;
 	struct wlt_run *r = self->run;
 	static char poll_line[1 << 16];
 	double t0;
 
 	ASSERT_LT(0, wlt_serve(self, NULL, "127.0.0.1", port, 100));
-	sin.sin_port = htons(port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	for (i = 0; i < 100; i++) {
-		fd = socket(AF_INET, SOCK_STREAM, 0);
-		ASSERT_LE(0, fd);
-		if (!connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
-			break;
-		close(fd);
-		fd = -1;
-		usleep(100000);
-	}
+	fd = wlt_connect_local(port);
 	ASSERT_LE(0, fd);
 	/* A small receive buffer fills fast. */
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &one, sizeof(one));
