@@ -1114,6 +1114,30 @@ static int wl_sctp_mib_read(unsigned long long *v)
 	return found == WL_SCTP_MIB_NR ? 0 : -1;
 }
 
+/*
+ * The SCTP MIB of the namespaces the run's sockets live in: this one, or
+ * with --netns the sum of the sending and the receiving namespace's
+ * (/proc/net follows the reading thread's namespace).  0, or -1.
+ */
+static int wl_sctp_mibs(unsigned long long *v)
+{
+	unsigned long long ns[WL_SCTP_MIB_NR];
+	int side, k, ret = 0;
+
+	if (!wl_scfg.netns)
+		return wl_sctp_mib_read(v);
+	memset(v, 0, WL_SCTP_MIB_NR * sizeof(*v));
+	for (side = 0; side < 2 && !ret; side++) {
+		ret = wl_netns_enter(side ? WL_NS_RCV : WL_NS_SND) ||
+		      wl_sctp_mib_read(ns);
+		for (k = 0; !ret && k < WL_SCTP_MIB_NR; k++)
+			v[k] += ns[k];
+	}
+	if (wl_netns_enter(WL_NS_HOME))
+		ret = -1;
+	return ret ? -1 : 0;
+}
+
 /* Counters first (they move fastest), then the system-wide sources. */
 void wl_stream_sample(struct wl_sample *s)
 {
@@ -1134,7 +1158,7 @@ void wl_stream_sample(struct wl_sample *s)
 	wl_perf_read(&wl_sperf, s->perf);
 	s->ss_ret = wl_schedstat_read(WL_SCHEDSTAT_PATH, &s->ss);
 	wl_wakelab_sample(&s->wl);
-	s->sctp_ok = wl_stream_sctp() && !wl_sctp_mib_read(s->sctp);
+	s->sctp_ok = wl_stream_sctp() && !wl_sctp_mibs(s->sctp);
 }
 
 /* Raise the soft RLIMIT_NOFILE to what the run needs, or explain. */
