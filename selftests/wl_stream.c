@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 	 * The barrier: every worker is connected and waiting; go.  The
 	 * warm-up counts from the moment every instance moves data.
 	 */
+	wl_stream_sctp_begin();
 	wl_stream_set_phase(WL_PH_WARMUP);
 	if (!wl_stream_wait_first_data(&res.first_data_s, why, sizeof(why)))
 		goto fail;
@@ -137,6 +138,7 @@ int main(int argc, char **argv)
 		goto fail;
 	wl_stream_sample(&s1);
 	wl_stream_track(s1.t, false);
+	wl_stream_sctp_window(&s0, &s1);
 	wl_stream_set_phase(WL_PH_STOP);
 	if (!wl_stream_wait_done(why, sizeof(why)))
 		goto fail;

@@ -83,6 +83,17 @@ static uint64_t *wl_prog_last;
 static double *wl_prog_moved;
 static bool wl_tracking;
 
+/*
+ * The run's SCTP MIB (wl_stream_sctp_*()): at the start barrier, at the end
+ * of the span, and while that end is pending, the count each instance that
+ * moved nothing in the window had at the window's end (UINT64_MAX: it
+ * moved).
+ */
+static unsigned long long wl_sctp_start[WL_SCTP_MIB_NR];
+static unsigned long long wl_sctp_end[WL_SCTP_MIB_NR];
+static bool wl_sctp_ok, wl_sctp_pending;
+static uint64_t *wl_sctp_held;
+
 static uint64_t wl_now_ns(void)
 {
 	struct timespec ts;
@@ -1038,61 +1049,6 @@ bool wl_stream_wait_first_data(double *took, char *why, size_t len)
 	return true;
 }
 
-/* Wait for all workers to end after the stop; false on failure/timeout. */
-bool wl_stream_wait_done(char *why, size_t len)
-{
-	double end = wl_now() + WL_DRAIN_TIMEOUT_S;
-	int i;
-
-	for (;;) {
-		if (wl_scfg.threads) {
-			if (__atomic_load_n(&wl_sh->finished, __ATOMIC_ACQUIRE) ==
-			    (uint32_t)wl_nworkers)
-				break;
-		} else if (!wl_reap(false, why, len)) {
-			break;
-		}
-		if (wl_sig) {
-			snprintf(why, len, "interrupted by signal %d",
-				 (int)wl_sig);
-			return false;
-		}
-		if (wl_stream_peer_poll && wl_stream_peer_poll(false, why, len))
-			return false;
-		if (wl_now() > end) {
-			snprintf(why, len,
-				 "workers did not finish within %d s of the stop",
-				 WL_DRAIN_TIMEOUT_S);
-			return false;
-		}
-		wl_nap();
-	}
-	if (wl_scfg.threads)
-		for (i = 0; i < wl_scfg.instances; i++) {
-			if (wl_stream_local(true))
-				pthread_join(wl_sh->inst[i].tid[0], NULL);
-			if (wl_stream_local(false))
-				pthread_join(wl_sh->inst[i].tid[1], NULL);
-		}
-	/* A worker that failed while finishing fails the run too. */
-	if (!why[0])
-		wl_check_abort(false, why, len);
-	return !why[0];
-}
-
-int wl_stream_sample_alloc(struct wl_sample *s)
-{
-	size_t n = wl_scfg.instances;
-
-	memset(s, 0, sizeof(*s));
-	s->snd_bytes = calloc(n, sizeof(uint64_t));
-	s->rcv_bytes = calloc(n, sizeof(uint64_t));
-	s->snd_msgs = calloc(n, sizeof(uint64_t));
-	s->rcv_msgs = calloc(n, sizeof(uint64_t));
-	return s->snd_bytes && s->rcv_bytes && s->snd_msgs && s->rcv_msgs ?
-	       0 : -1;
-}
-
 /* The wl_sctp_mib counters into @v; 0, or -1 when unreadable. */
 static int wl_sctp_mib_read(unsigned long long *v)
 {
@@ -1138,6 +1094,135 @@ static int wl_sctp_mibs(unsigned long long *v)
 	return ret ? -1 : 0;
 }
 
+void wl_stream_sctp_begin(void)
+{
+	wl_sctp_ok = wl_stream_sctp() && !wl_sctp_mibs(wl_sctp_start);
+}
+
+/* End the span now: the MIB as it is. */
+static void wl_sctp_close(void)
+{
+	wl_sctp_pending = false;
+	free(wl_sctp_held);
+	wl_sctp_held = NULL;
+	if (wl_sctp_ok && wl_sctp_mibs(wl_sctp_end))
+		wl_sctp_ok = false;
+}
+
+/* What instance @i had moved at sample @s, as wl_progress() counts it. */
+static uint64_t wl_sample_progress(const struct wl_sample *s, int i)
+{
+	return wl_workload_rr(wl_scfg.workload) ? s->rcv_msgs[i] :
+	       s->rcv_bytes[i];
+}
+
+void wl_stream_sctp_window(const struct wl_sample *a,
+			   const struct wl_sample *b)
+{
+	int i, held = 0;
+
+	if (!wl_sctp_ok)
+		return;
+	wl_sctp_held = calloc(wl_scfg.instances, sizeof(*wl_sctp_held));
+	if (!wl_sctp_held) {
+		wl_sctp_ok = false;
+		return;
+	}
+	for (i = 0; i < wl_scfg.instances; i++) {
+		wl_sctp_held[i] = UINT64_MAX;
+		if (wl_sample_progress(a, i) == wl_sample_progress(b, i)) {
+			wl_sctp_held[i] = wl_sample_progress(b, i);
+			held++;
+		}
+	}
+	wl_sctp_pending = true;
+	if (!held)
+		wl_sctp_close();
+}
+
+/*
+ * While the workers finish: end the span once every instance held up in
+ * the window has moved again, or (@done) when they have all finished.
+ */
+static void wl_sctp_watch(bool done)
+{
+	int i;
+
+	if (!wl_sctp_pending)
+		return;
+	for (i = 0; !done && i < wl_scfg.instances; i++)
+		if (wl_sctp_held[i] != UINT64_MAX &&
+		    wl_progress(i) == wl_sctp_held[i])
+			return;
+	wl_sctp_close();
+}
+
+bool wl_stream_sctp_deltas(unsigned long long *d)
+{
+	int k;
+
+	for (k = 0; wl_sctp_ok && !wl_sctp_pending && k < WL_SCTP_MIB_NR; k++)
+		d[k] = wl_sctp_end[k] - wl_sctp_start[k];
+	return wl_sctp_ok && !wl_sctp_pending;
+}
+
+/* Wait for all workers to end after the stop; false on failure/timeout. */
+bool wl_stream_wait_done(char *why, size_t len)
+{
+	double end = wl_now() + WL_DRAIN_TIMEOUT_S;
+	int i;
+
+	for (;;) {
+		wl_sctp_watch(false);
+		if (wl_scfg.threads) {
+			if (__atomic_load_n(&wl_sh->finished, __ATOMIC_ACQUIRE) ==
+			    (uint32_t)wl_nworkers)
+				break;
+		} else if (!wl_reap(false, why, len)) {
+			break;
+		}
+		if (wl_sig) {
+			snprintf(why, len, "interrupted by signal %d",
+				 (int)wl_sig);
+			return false;
+		}
+		if (wl_stream_peer_poll && wl_stream_peer_poll(false, why, len))
+			return false;
+		if (wl_now() > end) {
+			snprintf(why, len,
+				 "workers did not finish within %d s of the stop",
+				 WL_DRAIN_TIMEOUT_S);
+			return false;
+		}
+		wl_nap();
+	}
+	if (wl_scfg.threads)
+		for (i = 0; i < wl_scfg.instances; i++) {
+			if (wl_stream_local(true))
+				pthread_join(wl_sh->inst[i].tid[0], NULL);
+			if (wl_stream_local(false))
+				pthread_join(wl_sh->inst[i].tid[1], NULL);
+		}
+	wl_sctp_watch(true);
+	/* A worker that failed while finishing fails the run too. */
+	if (!why[0])
+		wl_check_abort(false, why, len);
+	return !why[0];
+}
+
+int wl_stream_sample_alloc(struct wl_sample *s)
+{
+	size_t n = wl_scfg.instances;
+
+	memset(s, 0, sizeof(*s));
+	s->snd_bytes = calloc(n, sizeof(uint64_t));
+	s->rcv_bytes = calloc(n, sizeof(uint64_t));
+	s->snd_msgs = calloc(n, sizeof(uint64_t));
+	s->rcv_msgs = calloc(n, sizeof(uint64_t));
+	return s->snd_bytes && s->rcv_bytes && s->snd_msgs && s->rcv_msgs ?
+	       0 : -1;
+}
+
 /* Counters first (they move fastest), then the system-wide sources. */
 void wl_stream_sample(struct wl_sample *s)
 {
@@ -1158,7 +1243,6 @@ void wl_stream_sample(struct wl_sample *s)
 	wl_perf_read(&wl_sperf, s->perf);
 	s->ss_ret = wl_schedstat_read(WL_SCHEDSTAT_PATH, &s->ss);
 	wl_wakelab_sample(&s->wl);
-	s->sctp_ok = wl_stream_sctp() && !wl_sctp_mibs(s->sctp);
 }
 
 /* Raise the soft RLIMIT_NOFILE to what the run needs, or explain. */

@@ -19,7 +19,7 @@
 #include "wl/stream_wakelab.h"
 #include "wl/util.h"
 
-#define WL_SCHEMA		3
+#define WL_SCHEMA		4
 
 /*
  * Before v17, /proc/schedstat has no domain names: take them from the
@@ -154,9 +154,7 @@ void wl_stream_compute(const struct wl_sample *a, const struct wl_sample *b,
 		r->perf[ev] = b->perf[ev] >= a->perf[ev] ?
 			      b->perf[ev] - a->perf[ev] : 0;
 	}
-	r->sctp_ok = a->sctp_ok && b->sctp_ok;
-	for (ev = 0; r->sctp_ok && ev < (int)WL_SCTP_MIB_NR; ev++)
-		r->sctp[ev] = b->sctp[ev] - a->sctp[ev];
+	r->sctp_ok = wl_stream_sctp_deltas(r->sctp);
 	r->ss_ret = a->ss_ret ? a->ss_ret : b->ss_ret;
 	if (!r->ss_ret) {
 		wl_schedstat_delta(&a->ss, &b->ss, &r->ss);
@@ -424,7 +422,7 @@ void wl_stream_print_table(const struct wl_result *r,
 		       r->cpu.usr, r->cpu.sys, r->cpu.irq, r->cpu.softirq,
 		       r->cpu.idle, r->sd_kb);
 	if (r->sctp_ok) {
-		printf("# sctp (window):");
+		printf("# sctp (start to window end or end of pause):");
 		for (ev = 0; ev < (int)WL_SCTP_MIB_NR; ev++)
 			printf(" %s %llu", wl_sctp_mib[ev] + 4, r->sctp[ev]);
 		printf("\n");

@@ -113,8 +113,6 @@ struct wl_sample {
 	struct wl_schedstat ss;
 	int ss_ret;
 	struct wl_wakelab wl;
-	unsigned long long sctp[WL_SCTP_MIB_NR];
-	bool sctp_ok;
 };
 
 /**
@@ -139,7 +137,7 @@ struct wl_sample {
  * @stalled:	per instance: moved nothing in the window
  * @nstalled:	instances that moved nothing in the window
  * @gap:	per instance: longest time in the window without progress, s
- * @sctp:	SCTP MIB deltas in the window (when @sctp_ok)
+ * @sctp:	SCTP MIB deltas over wl_stream_sctp_begin()'s span (when @sctp_ok)
  */
 struct wl_result {
 	double window;
@@ -181,6 +179,22 @@ extern bool (*wl_stream_peer_poll)(bool now, char *why, size_t len);
 
 /* Engine (lib/stream_engine.c). */
 bool wl_stream_sctp(void);
+/*
+ * The SCTP MIB of the run's namespaces over a span: from the start barrier
+ * (wl_stream_sctp_begin()) to the window's end (wl_stream_sctp_window()),
+ * or, when an instance moved nothing in the window, to the moment the last
+ * such instance moved again or the workers finished (wl_stream_wait_done()
+ * watches).  Such a pause can start with a drop in the warm-up and end with
+ * a retransmission after the window; the span stops before the
+ * retransmission timeouts the senders' stop sets off (1 s or more after
+ * it) unless a pause outlasts them.
+ * wl_stream_sctp_deltas(): the span's deltas; false when the workload is
+ * not SCTP, the MIB was unreadable or the span has not ended.
+ */
+void wl_stream_sctp_begin(void);
+void wl_stream_sctp_window(const struct wl_sample *a,
+			   const struct wl_sample *b);
+bool wl_stream_sctp_deltas(unsigned long long *d);
 /* Whether this host runs the senders (@sender) or the receivers. */
 bool wl_stream_local(bool sender);
 /*
