@@ -3,9 +3,10 @@
 #
 # Tests of scripts/vm-pair: two stock-6.12 guests joined by virtio-net
 # reach each other (ping, a busybox nc transfer), the main command's exit
-# status comes back and a peer still running is stopped; a peer that
-# fails before the main command ends fails the pair (exit 1) with the
-# reason; bad options are refused.
+# status comes back and a peer still running is asked to stop and reports
+# (its dmesg checked: a splat in it fails the pair); a peer that fails
+# before the main command ends fails the pair (exit 1) with the reason;
+# bad options are refused.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,9 +17,10 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..10"
 
-# The peer receives with nc, then waits for ever: vm-pair stops it.
+# The peer receives with nc, then waits for ever: the main guest asks it to
+# stop.
 # shellcheck disable=SC2016 # expanded in the guests
 $pair --peer-cmd 'nc -l -p 5000 >/tmp/x; echo "got $(cat /tmp/x)"; sleep 1000' -- '
 	i=0
@@ -35,8 +37,23 @@ $pair --peer-cmd 'nc -l -p 5000 >/tmp/x; echo "got $(cat /tmp/x)"; sleep 1000' -
 check "vm-pair: the main command's exit status (3) comes back" 3 $rc
 grep -q '^\[peer\] got hello from 10.199.0.1' "$out"
 check "vm-pair: the peer received the main guest's message over virtio-net" 0 $?
-grep -q '^vm-pair: the main command is done: stopping the peer' "$out"
-check "vm-pair: the peer still running is stopped" 0 $?
+grep -q "^\[peer\] vm-pair: the peer's command stopped at the main guest's request" "$out" &&
+	grep -q '^\[peer\] wakelab-vm: command exited 0 after' "$out"
+check "vm-pair: the peer still running is asked to stop and reports (exit 0)" 0 $?
+
+# A splat in the peer's kernel log fails the pair, also when the peer ran
+# until it was asked to stop.
+# shellcheck disable=SC2016 # expanded in the guests
+$pair --peer-cmd 'echo "WARNING: wakelab test splat" >/dev/kmsg; sleep 1000' -- '
+	i=0
+	until ping -c 1 -W 1 "$WAKELAB_PEER" >/dev/null; do
+		i=$((i + 1)); [ $i -lt 120 ] || exit 9
+	done
+	sleep 2' >"$out" 2>&1; rc=$?
+[ "$rc" = 1 ] || sed 's/^/# /' "$out" | tail -n 30
+check "vm-pair: a splat in a peer asked to stop fails the pair (exit 1)" 1 $rc
+grep -q '^vm-pair: FAIL: the peer failed after the main command (scripts/vm exit 126)' "$out"
+check "vm-pair: the peer's splat is named" 0 $?
 
 $pair --peer-cmd 'exit 4' -- 'sleep 20' >"$out" 2>&1; rc=$?
 [ "$rc" = 1 ] || sed 's/^/# /' "$out" | tail -n 30
