@@ -8,7 +8,11 @@
  * without the hook, unknown policies and tunables; and applying specs one
  * after the other, restoring, and noticing a setting that cannot be
  * written; the state file (saved once, exclusively; read back into the
- * same settings; restoring from it alone).  TAP via kselftest.h.
+ * same settings; restoring from it alone); cache-aware scheduling
+ * (SCHED_CACHE, NO_SCHED_CACHE, sched_cache.FILE=N): refused with the
+ * reason on a kernel without sched/llc_balancing, bad values refused
+ * before anything is read, applied, restored and kept in the state file
+ * like the rest.  TAP via kselftest.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +83,15 @@ static void make_tree(int with_policy)
 		put("wakelab/policy", "[default] old always never\n");
 }
 
+/* A 7.3 kernel's sched/llc_balancing (CONFIG_SCHED_CACHE). */
+static void add_llc_balancing(void)
+{
+	mk("sched/llc_balancing");
+	put("sched/llc_balancing/enabled", "1\n");
+	put("sched/llc_balancing/aggr_tolerance", "1\n");
+	put("sched/llc_balancing/imb_pct", "20\n");
+}
+
 static int parse(const char *text, struct wl_spec *s, char *err)
 {
 	return wl_spec_parse(text, s, err, 512);
@@ -96,6 +109,11 @@ static void test_syntax(void)
 		"imbalance_pct.mc=120", "imbalance_pct=120,imbalance_pct.MC=130",
 		"name=a,name=b", "name=", "name=a b", "name=x/y", "foo=bar",
 		"arg=", "pin=Same CPU",
+		"SCHED_CACHE,NO_SCHED_CACHE", "NO_SCHED_CACHE,sched_cache.enabled=1",
+		"sched_cache.enabled=2", "sched_cache.nosuch=1",
+		"sched_cache.aggr_tolerance", "sched_cache.aggr_tolerance=",
+		"sched_cache.imb_pct=-1", "sched_cache.imb_pct=4294967296",
+		"sched_cache.imb_pct=12345678901", "sched_cache.=1", "no_sched_cache",
 	};
 	size_t i;
 	int rejected = 0;
@@ -124,6 +142,22 @@ static void test_syntax(void)
 	      !strcmp(s.items[0].value, "--pin") &&
 	      !strcmp(s.items[1].value, "same-cpu") &&
 	      !wl_spec_touches_kernel(&s), "pin= and arg= touch no kernel\n");
+	CHECK(!parse("NO_SCHED_CACHE", &s, err) && s.nitems == 1 &&
+	      s.items[0].kind == WL_IT_SCHED_CACHE &&
+	      !strcmp(s.items[0].key, "enabled") &&
+	      !strcmp(s.items[0].value, "0") && wl_spec_touches_kernel(&s),
+	      "NO_SCHED_CACHE: llc_balancing/enabled 0, not a sched feature\n");
+	CHECK(!parse("SCHED_CACHE,sched_cache.aggr_tolerance=007,sched_cache.imb_pct=4294967295",
+		     &s, err) && s.nitems == 3 &&
+	      s.items[0].kind == WL_IT_SCHED_CACHE &&
+	      !strcmp(s.items[0].value, "1") &&
+	      !strcmp(s.items[1].key, "aggr_tolerance") &&
+	      !strcmp(s.items[1].value, "7") &&
+	      !strcmp(s.items[2].value, "4294967295"),
+	      "SCHED_CACHE, sched_cache.FILE=N written as the kernel prints it\n");
+	parse("SCHED_CACHE,sched_cache.enabled=0", &s, err);
+	CHECK(strstr(err, "sched_cache.enabled twice") != NULL,
+	      "SCHED_CACHE and sched_cache.enabled= conflict: %s\n", err);
 	CHECK(!parse("default", &s, err) && !s.nitems &&
 	      !strcmp(s.label, "default"), "default\n");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -158,9 +192,12 @@ static void test_check(void)
 	const char *tun[] = { "wakelab.nosuch=1" };
 	const char *feat[] = { "NO_WA_NOPE" };
 	const char *dom[] = { "imbalance_pct.NUMA=130" };
+	const char *sc[] = { "default", "NO_SCHED_CACHE" };
+	const char *sc_tun[] = { "sched_cache.epoch_period=10" };
 	struct wl_spec sp[4];
 	struct wl_state *st = calloc(1, sizeof(*st));
 	char err[512], f[256];
+	int ret;
 
 	make_tree(0);
 	CHECK(check(st, waold, 2, sp, err) == -1 &&
@@ -189,6 +226,19 @@ static void test_check(void)
 	      "unknown policy refused, offers listed\n");
 	get("sched/features", f, sizeof(f));
 	CHECK(!strcmp(f, features0), "checks changed nothing\n");
+	CHECK(check(st, sc, 2, sp, err) == -1 &&
+	      strstr(err, "no cache-aware scheduling (CONFIG_SCHED_CACHE)") &&
+	      strstr(err, "sched/llc_balancing/enabled"),
+	      "NO_SCHED_CACHE refused without sched/llc_balancing: %s\n", err);
+	add_llc_balancing();
+	CHECK(check(st, sc_tun, 1, sp, err) == -1 && strstr(err, "epoch_period"),
+	      "an llc_balancing file this kernel lacks is refused: %s\n", err);
+	ret = check(st, sc, 2, sp, err);
+	CHECK(!ret && st->nset == 1 && !strcmp(st->set[0].orig, "1"),
+	      "with sched/llc_balancing: checked, original 1 %s\n",
+	      ret ? err : "");
+	get("sched/llc_balancing/enabled", f, sizeof(f));
+	CHECK(!strcmp(f, "1\n"), "checks wrote nothing to llc_balancing\n");
 	free(st);
 }
 
@@ -255,6 +305,71 @@ static void test_apply(void)
 	      !strcmp(p, "[default] old always never\n"),
 	      "restore fails loudly yet restores everything it can\n");
 	free(st);
+}
+
+/* NO_SCHED_CACHE and a tunable, one spec after the other, then restored. */
+static void test_sched_cache(void)
+{
+	const char *texts[] = { "default", "NO_SCHED_CACHE",
+				"SCHED_CACHE,sched_cache.aggr_tolerance=0",
+				"NO_SCHED_CACHE,WA_IDLE" };
+	struct wl_state *st = calloc(1, sizeof(*st));
+	struct wl_state *back = calloc(1, sizeof(*back));
+	char err[512], en[16], ag[16], f[256], desc[512], path[96];
+	struct wl_spec sp[4];
+	int ret, pid;
+
+	make_tree(1);
+	add_llc_balancing();
+	ret = check(st, texts, 4, sp, err);
+	CHECK(!ret && st->nset == 3 && st->set[0].kind == WL_IT_SCHED_CACHE,
+	      "settings: enabled, aggr_tolerance, WA_IDLE (%d) %s\n", st->nset,
+	      ret ? err : "");
+	wl_spec_describe(st, &sp[1], desc, sizeof(desc));
+	CHECK(!strcmp(desc, "NO_SCHED_CACHE sched_cache.aggr_tolerance=1 WA_IDLE"),
+	      "NO_SCHED_CACHE described: %s\n", desc);
+	ret = wl_spec_apply(st, &sp[1], err, sizeof(err));
+	get("sched/llc_balancing/enabled", en, sizeof(en));
+	get("sched/llc_balancing/aggr_tolerance", ag, sizeof(ag));
+	get("sched/features", f, sizeof(f));
+	CHECK(!ret && !strcmp(en, "0") && !strcmp(ag, "1\n") &&
+	      !strcmp(f, features0),
+	      "NO_SCHED_CACHE writes 0 to llc_balancing/enabled, nothing else\n");
+	snprintf(path, sizeof(path), "%s/%s", root, WL_STATE_NAME);
+	ret = wl_state_save(st, path, err, sizeof(err));
+	wl_state_init(back);
+	ret = ret ? ret : wl_state_load(back, path, &pid, err, sizeof(err));
+	CHECK(!ret && back->nset == 3 && back->set[0].kind == WL_IT_SCHED_CACHE &&
+	      !strcmp(back->set[0].key, "enabled") &&
+	      !strcmp(back->set[0].orig, "1"),
+	      "state file keeps llc_balancing/enabled's original (%s)\n",
+	      ret ? err : "");
+	unlink(path);
+	ret = wl_spec_apply(st, &sp[2], err, sizeof(err));
+	get("sched/llc_balancing/enabled", en, sizeof(en));
+	get("sched/llc_balancing/aggr_tolerance", ag, sizeof(ag));
+	CHECK(!ret && !strcmp(en, "1") && !strcmp(ag, "0"),
+	      "next spec: SCHED_CACHE back on, aggr_tolerance 0\n");
+	ret = wl_spec_apply(st, &sp[3], err, sizeof(err));
+	ret = ret ? ret : wl_spec_restore(back, err, sizeof(err));
+	get("sched/llc_balancing/enabled", en, sizeof(en));
+	get("sched/llc_balancing/aggr_tolerance", ag, sizeof(ag));
+	get("sched/features", f, sizeof(f));
+	CHECK(!ret && !strcmp(en, "1") && !strcmp(ag, "1") &&
+	      !strcmp(f, features0),
+	      "restore from the state file: enabled 1, aggr_tolerance 1, verified\n");
+	/* A switch that cannot be written any more is reported. */
+	snprintf(err, sizeof(err),
+		 "rm -f %s/sched/llc_balancing/enabled && mkdir %s/sched/llc_balancing/enabled",
+		 root, root);
+	if (system(err))
+		ksft_exit_fail_msg("cannot break the tree\n");
+	err[0] = '\0';
+	ret = wl_spec_apply(st, &sp[1], err, sizeof(err));
+	CHECK(ret == -1 && strstr(err, "llc_balancing/enabled"),
+	      "an unwritable llc_balancing/enabled is reported: %s\n", err);
+	free(st);
+	free(back);
 }
 
 /* Every setting of @b is the same setting with the same original in @a. */
@@ -328,11 +443,12 @@ int main(void)
 	snprintf(root, sizeof(root), "/tmp/test_wl_compare_spec.%d", getpid());
 	setenv("WL_FAKE_DEBUGFS", root, 1);
 	ksft_print_header();
-	ksft_set_plan(32);
+	ksft_set_plan(46);
 	test_syntax();
 	test_check();
 	test_apply();
 	test_state_file();
+	test_sched_cache();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd))
 		ksft_print_msg("cleanup of %s failed\n", root);

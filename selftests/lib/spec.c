@@ -75,11 +75,56 @@ static int wl_spec_add(struct wl_spec *s, enum wl_item_kind kind,
 		if (wl_item_same(&s->items[i], it))
 			return wl_err(err, elen,
 				      "spec '%s': sets %s%s twice", s->text,
-				      kind == WL_IT_POLICY ? "wakelab:" : "",
+				      kind == WL_IT_POLICY ? "wakelab:" :
+				      kind == WL_IT_SCHED_CACHE ?
+				      WL_SCHED_CACHE_PREFIX : "",
 				      kind == WL_IT_POLICY ? "policy" :
 				      key[0] ? key : "imbalance_pct");
 	s->nitems++;
 	return 0;
+}
+
+/* The files of sched/llc_balancing (7.3's kernel/sched/debug.c). */
+static const char * const wl_llc_balancing_files[] = {
+	"enabled", "aggr_tolerance", "epoch_period",
+	"epoch_affinity_timeout", "overaggr_pct", "imb_pct",
+};
+#define WL_NR_LLC_FILES \
+	(sizeof(wl_llc_balancing_files) / sizeof(wl_llc_balancing_files[0]))
+
+/*
+ * "sched_cache.FILE=N": a u32 for a file of sched/llc_balancing (0 or 1
+ * for "enabled"), written back as the kernel prints it ("007" is "7").
+ */
+static int wl_spec_sched_cache(struct wl_spec *s, char *tok, char *eq,
+			       char *err, size_t elen)
+{
+	const char *file = tok + strlen(WL_SCHED_CACHE_PREFIX);
+	char v[16];
+	size_t i;
+	unsigned long n;
+
+	if (!eq || eq == file || !eq[1])
+		return wl_err(err, elen,
+			      "spec '%s': '%s' is not sched_cache.FILE=N",
+			      s->text, tok);
+	*eq = '\0';
+	for (i = 0; i < WL_NR_LLC_FILES; i++)
+		if (!strcmp(file, wl_llc_balancing_files[i]))
+			break;
+	if (i == WL_NR_LLC_FILES)
+		return wl_err(err, elen,
+			      "spec '%s': no llc_balancing file '%s' (enabled, aggr_tolerance, epoch_period, epoch_affinity_timeout, overaggr_pct or imb_pct)",
+			      s->text, file);
+	n = wl_is_uint(eq + 1) && strlen(eq + 1) <= 10 ?
+	    strtoul(eq + 1, NULL, 10) : ~0UL;
+	if (n > (i ? 4294967295UL : 1UL))
+		return wl_err(err, elen,
+			      "spec '%s': sched_cache.%s '%s' is not %s",
+			      s->text, file, eq + 1, i ?
+			      "an integer in 0..4294967295" : "0 or 1");
+	snprintf(v, sizeof(v), "%lu", n);
+	return wl_spec_add(s, WL_IT_SCHED_CACHE, file, v, err, elen);
 }
 
 /* One item (a token without separators) into s. */
@@ -165,6 +210,12 @@ static int wl_spec_item(struct wl_spec *s, char *tok, int *dflt,
 		return wl_spec_add(s, WL_IT_IMBALANCE, dom, eq + 1, err,
 				   elen);
 	}
+	/* Not a sched feature: its own switch, sched/llc_balancing/enabled. */
+	if (!strcmp(tok, "SCHED_CACHE") || !strcmp(tok, "NO_SCHED_CACHE"))
+		return wl_spec_add(s, WL_IT_SCHED_CACHE, "enabled",
+				   *tok == 'N' ? "0" : "1", err, elen);
+	if (!strncmp(tok, WL_SCHED_CACHE_PREFIX, strlen(WL_SCHED_CACHE_PREFIX)))
+		return wl_spec_sched_cache(s, tok, eq, err, elen);
 	if (wl_is_feature_name(tok)) {
 		int on = strncmp(tok, "NO_", 3) != 0;
 
@@ -176,7 +227,7 @@ static int wl_spec_item(struct wl_spec *s, char *tok, int *dflt,
 				   on ? "1" : "0", err, elen);
 	}
 	return wl_err(err, elen,
-		      "spec '%s': unknown item '%s' (expected FEATURE, NO_FEATURE, wakelab:POLICY, wakelab.TUNABLE=V, imbalance_pct[.DOM]=N, pin=MODE, arg=ARG, name=LABEL or default)",
+		      "spec '%s': unknown item '%s' (expected FEATURE, NO_FEATURE, wakelab:POLICY, wakelab.TUNABLE=V, imbalance_pct[.DOM]=N, [NO_]SCHED_CACHE, sched_cache.FILE=N, pin=MODE, arg=ARG, name=LABEL or default)",
 		      s->text, tok);
 }
 

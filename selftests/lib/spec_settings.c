@@ -293,6 +293,37 @@ static int wl_state_add_domains(struct wl_state *st, const char *text,
 	return 0;
 }
 
+/*
+ * Cache-aware scheduling (CONFIG_SCHED_CACHE, 7.3) has no sched feature:
+ * its user switch and tunables are the files of sched/llc_balancing.
+ */
+static int wl_check_sched_cache(struct wl_state *st, const struct wl_spec *sp,
+				const struct wl_item *it, char *err,
+				size_t elen)
+{
+	char path[WL_SPEC_PATH], rel[WL_SPEC_KEY + 32];
+	struct stat sb;
+
+	wl_state_path(st, path, sizeof(path), "sched");
+	if (stat(path, &sb))
+		return wl_err(err, elen,
+			      "spec '%s': cannot see %s: %s (needs root and debugfs mounted)",
+			      sp->text, path, strerror(errno));
+	wl_state_path(st, path, sizeof(path), WL_LLC_BALANCING "/enabled");
+	if (stat(path, &sb))
+		return wl_err(err, elen, errno == ENOENT ?
+			      "spec '%s': this kernel has no cache-aware scheduling (CONFIG_SCHED_CACHE): no %s" :
+			      "spec '%s': cannot see %s: %s", sp->text, path,
+			      strerror(errno));
+	snprintf(rel, sizeof(rel), WL_LLC_BALANCING "/%s", it->key);
+	wl_state_path(st, path, sizeof(path), rel);
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode) || !(sb.st_mode & 0200))
+		return wl_err(err, elen,
+			      "spec '%s': this kernel's cache-aware scheduling has no writable %s",
+			      sp->text, path);
+	return wl_state_add(st, WL_IT_SCHED_CACHE, it->key, path, err, elen);
+}
+
 static int wl_check_item(struct wl_state *st, const struct wl_spec *sp,
 			 const struct wl_item *it, char *err,
 			 size_t elen)
@@ -364,6 +395,8 @@ static int wl_check_item(struct wl_state *st, const struct wl_spec *sp,
 				    elen);
 	case WL_IT_IMBALANCE:
 		return wl_state_add_domains(st, sp->text, it->key, err, elen);
+	case WL_IT_SCHED_CACHE:
+		return wl_check_sched_cache(st, sp, it, err, elen);
 	}
 	return 0;
 }
@@ -397,7 +430,8 @@ static const char *wl_spec_want(const struct wl_spec *sp,
 		if (it->kind == WL_IT_POLICY ||
 		    (it->kind == WL_IT_IMBALANCE &&
 		     (!it->key[0] || !strcmp(it->key, s->key))) ||
-		    ((it->kind == WL_IT_FEATURE || it->kind == WL_IT_TUNABLE) &&
+		    ((it->kind == WL_IT_FEATURE || it->kind == WL_IT_TUNABLE ||
+		      it->kind == WL_IT_SCHED_CACHE) &&
 		     !strcmp(it->key, s->key)))
 			v = it->value;
 	}
@@ -471,6 +505,13 @@ void wl_spec_describe(const struct wl_state *st,
 				      o ? " " : "", v);
 		else if (s->kind == WL_IT_TUNABLE)
 			o += snprintf(buf + o, len - o, "%swakelab.%s=%s",
+				      o ? " " : "", s->key, v);
+		else if (s->kind == WL_IT_SCHED_CACHE &&
+			 !strcmp(s->key, "enabled"))
+			o += snprintf(buf + o, len - o, "%s%sSCHED_CACHE",
+				      o ? " " : "", strcmp(v, "0") ? "" : "NO_");
+		else if (s->kind == WL_IT_SCHED_CACHE)
+			o += snprintf(buf + o, len - o, "%s" WL_SCHED_CACHE_PREFIX "%s=%s",
 				      o ? " " : "", s->key, v);
 	}
 	for (i = 0; sp && i < sp->nitems && o < len; i++)

@@ -22,6 +22,7 @@ static const char * const wl_kind_names[] = {
 	[WL_IT_POLICY]		= "policy",
 	[WL_IT_TUNABLE]		= "tunable",
 	[WL_IT_IMBALANCE]	= "imbalance_pct",
+	[WL_IT_SCHED_CACHE]	= "sched_cache",
 };
 
 void wl_state_default_path(const struct wl_state *st,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Policy specs for wl_compare: parse a spec ("WA_OLD,NO_WA_IDLE",
- * "wakelab:old", "wakelab.tunable=3", "imbalance_pct.MC=130", "pin=same-cpu",
+ * "wakelab:old", "wakelab.tunable=3", "imbalance_pct.MC=130",
+ * "NO_SCHED_CACHE", "sched_cache.aggr_tolerance=0", "pin=same-cpu",
  * "name=label", "default"), check it against the running kernel before
  * anything is touched, save the original value of every setting any spec
  * touches, apply one spec at a time (every touched setting is set to the
@@ -28,6 +29,9 @@
 #define WL_SPEC_FILE		8192
 #define WL_IMB_MIN		100
 #define WL_IMB_MAX		1000
+/* Cache-aware scheduling's switch and tunables (CONFIG_SCHED_CACHE). */
+#define WL_LLC_BALANCING	"sched/llc_balancing"
+#define WL_SCHED_CACHE_PREFIX	"sched_cache."
 /* Where a run keeps the originals while it has changed settings. */
 #define WL_STATE_PATH		"/run/wl_compare.state"
 #define WL_STATE_NAME		"wl_compare.state"
@@ -39,6 +43,10 @@
  * @WL_IT_POLICY:	wakelab module policy (value = policy name)
  * @WL_IT_TUNABLE:	wakelab debugfs tunable (key = file, value = text)
  * @WL_IT_IMBALANCE:	sched domain imbalance_pct (key = domain name or "")
+ * @WL_IT_SCHED_CACHE:	cache-aware scheduling (CONFIG_SCHED_CACHE, 7.3):
+ *			a file of sched/llc_balancing (key = file name,
+ *			"enabled" for SCHED_CACHE / NO_SCHED_CACHE; value =
+ *			its text, "1" / "0" for enabled)
  * @WL_IT_ARG:		extra wl_stream argument (changes nothing in the
  *			kernel)
  */
@@ -47,7 +55,8 @@ enum wl_item_kind {
 	WL_IT_POLICY,
 	WL_IT_TUNABLE,
 	WL_IT_IMBALANCE,
-	WL_IT_ARG,
+	WL_IT_SCHED_CACHE,
+	WL_IT_ARG,	/* Last: the kinds before it are kernel settings. */
 };
 
 struct wl_item {
@@ -75,7 +84,8 @@ struct wl_spec {
 /**
  * struct wl_setting - one kernel setting some spec touches
  * @kind:	as the items that touch it
- * @key:	feature name, "policy", tunable file name, or domain name
+ * @key:	feature name, "policy", tunable file name, domain name, or
+ *		llc_balancing file name
  * @path:	file holding it
  * @orig:	value before wl_compare touched anything
  * @cur:	value wl_compare last wrote or read
