@@ -137,8 +137,11 @@ import json, sys
 d = json.load(sys.stdin)
 assert [p["label"] for p in d["policies"]] == ["B", "A"], d["policies"]
 assert d["policies"][1]["means"] == "the old one, spec default", d["policies"][1]
-assert d["policies"][0]["env"]["kernel"] and d["boots"][0]["kernel"] == "A"'
-ok $? "merge: --describe orders the columns (the first described is the baseline) and says what each kernel is"
+assert d["policies"][0]["env"]["kernel"] and d["boots"][0]["kernel"] == "A"
+# Each boot'"'"'s SCHED_CACHE state goes through the merge (absent here).
+assert all(p["env"]["sched_cache"]["state"] == "absent" for p in d["policies"]), d["policies"]' &&
+	grep -Eq '^#   A += .*; SCHED_CACHE absent \(no sched/llc_balancing' "$tmp/failed/report.txt"
+ok $? "merge: --describe orders the columns (the first described is the baseline) and says what each kernel is, SCHED_CACHE's state too"
 
 "$cmp" --merge -q "A=$tmp/real1/results.json" > /dev/null 2>&1
 [ $? -eq 2 ]

@@ -10,7 +10,10 @@
 # SIGTERM mid-run; after SIGKILL the state file holds the originals, a new
 # run refuses to start, and --restore puts them back (no, bad, stale or
 # busy state files are refused); failed trials and a skipping workload give
-# exit 1 and 4.  TAP.
+# exit 1 and 4; NO_SCHED_CACHE is refused on a kernel without
+# sched/llc_balancing, and where it has one it is applied for its trials
+# and restored, the report and the JSON say SCHED_CACHE's state, and the
+# load-balance migrations get their own LBMigr/1k row.  TAP.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +30,7 @@ if ! make -s -C "$top/selftests" wl_compare >/dev/null 2>&1 && [ ! -x "$cmp" ]; 
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi
-echo "1..30"
+echo "1..34"
 
 mkdir -p "$tmp/dbg/sched" "$tmp/dbg/wakelab"
 feat="GENTLE_FAIR_SLEEPERS START_DEBIT NO_HRTICK WA_IDLE WA_WEIGHT WA_BIAS"
@@ -84,8 +87,9 @@ ok $? "real effect (+50%) marked significant after Holm (2/252 x 2 tests)"
 
 grep -q '^Min ' "$tmp/table" && grep -q '^Stddev ' "$tmp/table" &&
 	grep -q '^CoeffVar ' "$tmp/table" && grep -q '^Max ' "$tmp/table" &&
-	grep -q '^Placement: none' "$tmp/table" && grep -q 'settings restored: yes' "$tmp/table"
-ok $? "table has Min/Hmean/Stddev/CoeffVar/Max, a placement line, restore line"
+	grep -q '^Placement: none' "$tmp/table" && grep -q 'settings restored: yes' "$tmp/table" &&
+	grep -q '^# cache-aware scheduling (SCHED_CACHE): absent (no sched/llc_balancing' "$tmp/table"
+ok $? "table has Min/Hmean/Stddev/CoeffVar/Max, a placement line, restore line, SCHED_CACHE absent"
 
 run -r 4 -n 1 name=a,default name=b,default > "$tmp/aa" 2>/dev/null
 grep -E '^Hmean' "$tmp/aa" | grep -vq '\*'
@@ -174,7 +178,9 @@ schema = {
           "failed wall_s correction headline env test_unit boots policies "
           "cells stats trials",
     "env": "kernel version preempt machine cpus sockets llc_level llcs mode "
-           "mode_how sched_features module module_caps module_policy",
+           "mode_how sched_features module module_caps module_policy "
+           "sched_cache",
+    "env.sched_cache": "state enabled effective effective_how llcs tunables",
     "policies": "label spec means env",
     "cells": "instances_arg msg_size instances",
     "stats": "policy cell instances n failed hmean min max stddev coeffvar "
@@ -186,7 +192,8 @@ schema = {
               "wl_stream",
 }
 for part, names in schema.items():
-    objs = [d] if part is None else d[part]
+    objs = [d] if part is None else d["env"]["sched_cache"] \
+        if part == "env.sched_cache" else d[part]
     assert objs, part
     for o in objs if isinstance(objs, list) else [objs]:
         got, want = set(o), set(names.split())
@@ -282,6 +289,49 @@ ok $? "workload skipped by wl_stream: exit 4, restored"
 run --check default NO_WA_IDLE name=x,WA_BIAS,NO_WA_WEIGHT > "$tmp/check" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q "3 specs OK" "$tmp/check" && same
 ok $? "--check applies, restores and verifies every spec"
+
+# Cache-aware scheduling (CONFIG_SCHED_CACHE, 7.3): its own switch.
+run NO_SCHED_CACHE >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && same && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+	grep -q "no cache-aware scheduling (CONFIG_SCHED_CACHE): no $tmp/dbg/sched/llc_balancing/enabled" "$tmp/err"
+ok $? "NO_SCHED_CACHE without sched/llc_balancing: exit 2, one line naming CONFIG_SCHED_CACHE, nothing changed"
+
+mkdir -p "$tmp/sc/sched/llc_balancing" "$tmp/sc/wakelab"
+cp "$tmp/features.orig" "$tmp/sc/sched/features"
+echo 1 > "$tmp/sc/sched/llc_balancing/enabled"
+echo 1 > "$tmp/sc/sched/llc_balancing/aggr_tolerance"
+run_sc() { WL_FAKE_DEBUGFS=$tmp/sc FAKE_WAKELAB=1 FAKE_LB=1 run "$@"; }
+run_sc sched_cache.enabled=2 >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "is not 0 or 1" "$tmp/err" &&
+	[ "$(cat "$tmp/sc/sched/llc_balancing/enabled")" = 1 ]
+ok $? "a bad sched_cache value: exit 2, llc_balancing/enabled untouched"
+
+run_sc -r 5 -n 1 -O "$tmp/scout" default NO_SCHED_CACHE > "$tmp/sc.txt" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$tmp/sc/sched/llc_balancing/enabled")" = 1 ] &&
+	[ ! -e "$tmp/sc/wl_compare.state" ] &&
+	grep -Eq '^#   NO_SCHED_CACHE += NO_SCHED_CACHE  \[NO_SCHED_CACHE\]$' "$tmp/sc.txt" &&
+	grep -Eq '^# cache-aware scheduling \(SCHED_CACHE\): (on|off) \(.*inferred.*LLC.*\), user flag llc_balancing/enabled 1 as found' "$tmp/sc.txt" &&
+	grep -Eq '^Mean +tcp_stream-1 +50\.00 \( +0\.00\) +5\.00 \* *-45\.00\*$' "$tmp/sc.txt" &&
+	grep -q '^LBMigr/1k ' "$tmp/sc.txt" &&
+	grep -q 'has 5.0 load-balance migrations (tasks moved while not waking) per 1000 wakeups vs 50.0 with default' "$tmp/sc.txt"
+ok $? "default vs NO_SCHED_CACHE: applied for its trials (the stand-in's LBMigr/1k 50 -> 5), restored to 1, headline and header (rc=$rc)"
+
+python3 - "$tmp/scout/results.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+sc = d["env"]["sched_cache"]
+assert sc["enabled"] == 1 and sc["llcs"] == len(d["env"]["llcs"]), sc
+assert sc["state"] == ("on" if sc["llcs"] > 1 else "off"), sc
+assert sc["effective"] == (sc["state"] == "on") and "inferred" in sc["effective_how"], sc
+assert sc["tunables"] == "aggr_tolerance=1", sc
+assert d["restored"] is True
+s = {x["policy"]: x["placement"]["lb_migr"] for x in d["stats"]}
+assert s["default"]["mean"] == 50 and s["NO_SCHED_CACHE"]["mean"] == 5, s
+assert s["NO_SCHED_CACHE"]["significant"] and not s["default"]["significant"], s
+t = d["trials"][0]["placement"]
+assert t["lb_migr"] in (50, 5) and t["lb_cross_llc"] in (10, 0), t
+EOF
+ok $? "--out JSON: env.sched_cache (enabled 1, state from the LLC count, inferred), lb_migr per 1000 wakeups in stats, raw counters in trials"
 
 FAKE_ARGS_LOG=$tmp/args run -r 1 -n 2 -m 64K default name=p,pin=same-cpu -- -W 0.5 -s 1M >/dev/null 2>&1
 grep -q -- '^--json -w tcp_stream -n 2 -l 1 -m 64K -W 0.5 -s 1M$' "$tmp/args" &&

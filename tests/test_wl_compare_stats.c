@@ -208,8 +208,9 @@ static void test_shares(void)
 	      isnan(run.st[1][1].pl[WL_PM_WAKER_CPU].padj),
 	      "a cell without wakeups has no share and no test\n");
 	CHECK(!run.has_pm[WL_PM_CROSS_LLC] && !run.has_pm[WL_PM_RULE_IDLE] &&
+	      !run.has_pm[WL_PM_LB_MIGR] &&
 	      !run.st[1][0].pl[WL_PM_CROSS_LLC].tested,
-	      "counters no trial has give no share\n");
+	      "counters no trial has give no share (no lb_migr: no LBMigr/1k)\n");
 	/* Family: throughput x 2 cells, waker and prev shares of cell 0. */
 	CHECK(run.ntests == 4 && near(run.minp, 2.0 / 70, 1e-12),
 	      "the report's family: 4 tests, smallest p 2/70 (%d)\n",
@@ -224,6 +225,29 @@ static void test_shares(void)
 	CHECK(b->n == 5 && near(b->perm.p, 2.0 / 252, 1e-12) &&
 	      near(b->padj, 4 * 2.0 / 252, 1e-12) && b->sig,
 	      "five trials a side: 2/252 x 4 = 0.032, significant\n");
+}
+
+/* lb_migr is a rate per 1000 wakeups, not a share in %. */
+static void test_lb_rate(void)
+{
+	struct wl_trial *t;
+	int i;
+
+	new_run(1);
+	for (i = 0; i < 10; i++) {
+		add_trial(i & 1, 0, 2000, 500, 500, 1000);
+		t = &run.trial[run.ntrial - 1];
+		snprintf(t->place_key[t->nplace], WL_PLACE_KEY, "lb_migr");
+		t->place_val[t->nplace++] = i & 1 ? 10 + i : 60 + i;
+	}
+	wl_run_stats(&run);
+	CHECK(run.has_pm[WL_PM_LB_MIGR] &&
+	      near(wl_trial_share(&run.trial[0], WL_PM_LB_MIGR), 30, 1e-12) &&
+	      near(run.st[0][0].pl[WL_PM_LB_MIGR].mean, 32, 1e-12) &&
+	      near(run.st[1][0].pl[WL_PM_LB_MIGR].mean, 7.5, 1e-12) &&
+	      run.st[1][0].pl[WL_PM_LB_MIGR].sig &&
+	      near(run.st[1][0].pl[WL_PM_WAKER_CPU].mean, 25, 1e-12),
+	      "lb_migr 60 of 2000 wakeups: 30 per 1000; 32 vs 7.5, significant\n");
 }
 
 /* A kernel comparison: the shares' unit is the boot (its mean share). */
@@ -329,11 +353,12 @@ static void test_json_members(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(32 + 6 + 8 + 1);
+	ksft_set_plan(32 + 6 + 8 + 1 + 1);
 	test_summary();
 	test_perm();
 	test_holm();
 	test_shares();
+	test_lb_rate();
 	test_boot_shares();
 	test_json();
 	test_json_members();

@@ -55,7 +55,11 @@ static int wl_head_place(char *b, size_t len, const struct wl_run *r,
 		const struct wl_pmetric_def *d = &wl_pmetrics[idx[j]];
 		const struct wl_pstat *ps = &cs->pl[idx[j]];
 
-		t = d->den ? snprintf(b + o, len - o, "%s%s in %.1f %% of %s vs %.1f %%%s%s",
+		t = d->per ? snprintf(b + o, len - o, "%s%.1f %s per %d %s vs %.1f%s%s",
+				      j ? ", " : "has ", ps->mean, d->words,
+				      d->per, d->of, bs->pl[idx[j]].mean,
+				      j ? "" : " with ", j ? "" : r->spec[0].label) :
+		    d->den ? snprintf(b + o, len - o, "%s%s in %.1f %% of %s vs %.1f %%%s%s",
 				      j ? ", " : "places the wakee ", d->words,
 				      ps->mean, d->of, bs->pl[idx[j]].mean,
 				      j ? "" : " with ", j ? "" : r->spec[0].label) :

@@ -67,6 +67,24 @@ static double wl_merge_num(const char *obj, const char *key)
 	return wl_json_number(wl_json_member(obj, key), &v) ? NAN : v;
 }
 
+/* The env's "sched_cache" object, or WL_SC_UNKNOWN from an older file. */
+static void wl_merge_sched_cache(const char *o, struct wl_env *e)
+{
+	char state[16] = "";
+	double v;
+
+	e->sched_cache = WL_SC_UNKNOWN;
+	if (!o || *o != '{')
+		return;
+	wl_merge_str(o, "state", state, sizeof(state));
+	wl_merge_str(o, "tunables", e->sched_cache_tun,
+		     sizeof(e->sched_cache_tun));
+	if (!strcmp(state, "absent"))
+		e->sched_cache = WL_SC_ABSENT;
+	else if (!wl_json_number(wl_json_member(o, "enabled"), &v))
+		e->sched_cache = v != 0;
+}
+
 static void wl_merge_env(const char *o, struct wl_env *e)
 {
 	const char *it = NULL, *v, *arr;
@@ -87,6 +105,7 @@ static void wl_merge_env(const char *o, struct wl_env *e)
 	e->sockets = (int)wl_merge_num(o, "sockets");
 	e->llc_level = (int)wl_merge_num(o, "llc_level");
 	e->module = wl_json_true(wl_json_member(o, "module"));
+	wl_merge_sched_cache(wl_json_member(o, "sched_cache"), e);
 	arr = wl_json_member(o, "llcs");
 	while (arr && e->nllc < WL_ENV_MAX_LLC &&
 	       (v = wl_json_next_elem(&it, arr)))

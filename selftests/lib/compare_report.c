@@ -101,12 +101,15 @@ static void wl_print_kernels(FILE *f, const struct wl_run *r)
 {
 	int b, p, w = wl_col_width(r) - 2;
 
-	fprintf(f, "# kernels (first = baseline) = release; preemption; what it is:\n");
+	fprintf(f, "# kernels (first = baseline) = release; preemption; SCHED_CACHE; what it is:\n");
 	for (p = 0; p < r->npol; p++)
-		fprintf(f, "#   %-*s = %s %s; %s; %s\n", w, r->spec[p].label,
+		fprintf(f, "#   %-*s = %s %s; %s; SCHED_CACHE %s (%s); %s\n", w,
+			r->spec[p].label,
 			r->kenv[p].release[0] ? r->kenv[p].release : "?",
 			r->kenv[p].version, r->kenv[p].preempt[0] ?
 			r->kenv[p].preempt : "?",
+			wl_env_sched_cache(&r->kenv[p]),
+			wl_env_sched_cache_why(&r->kenv[p]),
 			r->desc[p][0] ? r->desc[p] : "-");
 	fprintf(f, "# boots in schedule order:");
 	for (b = 0; b < r->nboot; b++)
@@ -135,6 +138,20 @@ static int wl_samples_needed(double level)
 	while (n < WL_STATS_MAX_N && wl_perm_min_p(n, n) > level)
 		n++;
 	return n;
+}
+
+/* Cache-aware scheduling (CONFIG_SCHED_CACHE) as found, one line. */
+static void wl_print_sched_cache(FILE *f, const struct wl_env *e)
+{
+	fprintf(f, "# cache-aware scheduling (SCHED_CACHE): %s", wl_env_sched_cache(e));
+	if (e->sched_cache >= 0)
+		fprintf(f, " (%s; %d LLC%s), user flag llc_balancing/enabled %d as found%s%s; [NO_]SCHED_CACHE in a spec sets the flag for its trials",
+			wl_env_sched_cache_why(e), e->nllc,
+			e->nllc == 1 ? "" : "s", e->sched_cache,
+			e->sched_cache_tun[0] ? ", " : "", e->sched_cache_tun);
+	else
+		fprintf(f, " (%s)", wl_env_sched_cache_why(e));
+	fputc('\n', f);
 }
 
 static void wl_print_header(FILE *f, const struct wl_run *r)
@@ -180,6 +197,8 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 	fprintf(f, "# wakelab module: %s\n", e->module ?
 		"loaded (placement mix from its counters)" :
 		"absent (no placement mix)");
+	if (!r->nboot)
+		wl_print_sched_cache(f, e);
 	if (r->nboot)
 		fprintf(f, "# boot order: balanced (scripts/compare), seed %llu; verdict: two-sided permutation tests of the boots' Hmeans and mean shares, alpha %g\n",
 			(unsigned long long)r->seed, r->alpha);
@@ -403,6 +422,11 @@ void wl_print_table(FILE *f, const struct wl_run *r)
 	for (k = 0; k < WL_NR_PM; k++)
 		if (r->has_pm[k])
 			wl_print_share(f, r, w, k);
+	if (r->has_pm[WL_PM_LB_MIGR])
+		fputs("\nLBMigr/1k: the workload's and every other fair task's moves while not waking\n"
+		      "  (load balancing, cache-aware scheduling's among it; also exec and NUMA\n"
+		      "  balancing, affinity changes, hotplug) per 1000 wakeups: not wakeup placements.\n",
+		      f);
 	if (!r->has_pm[WL_PM_WAKER_CPU])
 		fprintf(f, "\nPlacement: none (%s)\n", r->env.module ?
 			"no trial counted a wakeup" :
@@ -480,7 +504,18 @@ static void wl_print_json_env(FILE *f, const struct wl_env *e)
 	wl_json_put_string(f, e->caps);
 	fputs(",\"module_policy\":", f);
 	wl_json_put_string(f, e->policy);
-	fputs("}", f);
+	fputs(",\"sched_cache\":{\"state\":", f);
+	wl_json_put_string(f, wl_env_sched_cache(e));
+	if (e->sched_cache >= 0)
+		fprintf(f, ",\"enabled\":%d", e->sched_cache);
+	else
+		fputs(",\"enabled\":null", f);
+	fprintf(f, ",\"effective\":%s,\"effective_how\":",
+		strcmp(wl_env_sched_cache(e), "on") ? "false" : "true");
+	wl_json_put_string(f, wl_env_sched_cache_why(e));
+	fprintf(f, ",\"llcs\":%d,\"tunables\":", e->nllc);
+	wl_json_put_string(f, e->sched_cache_tun);
+	fputs("}}", f);
 }
 
 static void wl_print_json_trial(FILE *f, const struct wl_run *r,

@@ -43,6 +43,9 @@ const struct wl_pmetric_def wl_pmetrics[WL_NR_PM] = {
 				WL_PLACE_RULE "policy", NULL,
 				"decided by the module's policy",
 				"wake_affine() calls" },
+	[WL_PM_LB_MIGR] = { "LBMigr/1k", "lb_migr", "lb_migr", WL_PLACE_TOTAL,
+			    "load-balance migrations (tasks moved while not waking)",
+			    "wakeups", 1000 },
 };
 
 static double wl_trial_place(const struct wl_trial *t, const char *k)
@@ -80,7 +83,7 @@ double wl_trial_share(const struct wl_trial *t, int k)
 	num = wl_trial_place(t, d->num);
 	if (isnan(num))		/* a rule that decided nothing has no row */
 		num = d->den ? NAN : 0;
-	return num * 100 / den;
+	return num * (d->per ? d->per : 100) / den;
 }
 
 /*

@@ -133,6 +133,60 @@ static void wl_env_preempt(struct wl_env *e, const char *root)
 		strcpy(e->preempt, "none or voluntary (no PREEMPT in uname -v)");
 }
 
+/* The llc_balancing files besides "enabled" (7.3's kernel/sched/debug.c). */
+static const char * const wl_env_llc_tunables[] = {
+	"aggr_tolerance", "epoch_period", "epoch_affinity_timeout",
+	"overaggr_pct", "imb_pct",
+};
+
+/* Cache-aware scheduling's user flag and tunables below @root. */
+static void wl_env_sched_cache_read(struct wl_env *e, const char *root)
+{
+	char p[256], buf[32];
+	size_t i, o = 0;
+
+	e->sched_cache = WL_SC_ABSENT;
+	snprintf(p, sizeof(p), "%s/sched/llc_balancing/enabled", root);
+	if (wl_read_file(p, buf, sizeof(buf)) <= 0)
+		return;
+	e->sched_cache = atoi(buf) ? 1 : 0;
+	for (i = 0; i < sizeof(wl_env_llc_tunables) /
+		    sizeof(wl_env_llc_tunables[0]); i++) {
+		snprintf(p, sizeof(p), "%s/sched/llc_balancing/%s", root,
+			 wl_env_llc_tunables[i]);
+		if (o >= sizeof(e->sched_cache_tun) ||
+		    wl_read_file(p, buf, sizeof(buf)) <= 0)
+			continue;
+		wl_env_chomp(buf);
+		o += snprintf(e->sched_cache_tun + o,
+			      sizeof(e->sched_cache_tun) - o, "%s%s=%s",
+			      o ? " " : "", wl_env_llc_tunables[i], buf);
+	}
+}
+
+const char *wl_env_sched_cache(const struct wl_env *e)
+{
+	if (e->sched_cache == WL_SC_ABSENT)
+		return "absent";
+	if (e->sched_cache == WL_SC_UNKNOWN)
+		return "unknown";
+	return e->sched_cache == 1 && e->nllc > 1 ? "on" : "off";
+}
+
+const char *wl_env_sched_cache_why(const struct wl_env *e)
+{
+	if (e->sched_cache == WL_SC_ABSENT)
+		return "no sched/llc_balancing: a kernel without CONFIG_SCHED_CACHE";
+	if (e->sched_cache == WL_SC_UNKNOWN)
+		return "not recorded";
+	if (e->nllc <= 1)
+		return e->sched_cache ?
+		       "inferred: one LLC, so no domain spans two" :
+		       "user flag 0, and one LLC";
+	return e->sched_cache ? "inferred: user flag 1 and more than one LLC" :
+	       "user flag 0";
+}
+
 void wl_env_collect(struct wl_env *e, const char *root)
 {
 	char p[256];
@@ -162,4 +216,5 @@ void wl_env_collect(struct wl_env *e, const char *root)
 	if (wl_read_file(p, e->policy, sizeof(e->policy)) < 0)
 		e->policy[0] = '\0';
 	wl_env_chomp(e->policy);
+	wl_env_sched_cache_read(e, root);
 }

@@ -37,12 +37,15 @@
  * The placement shares tested like throughput: each trial's share (%) of
  * its wakeups placed so (the module's placement table), or of its
  * wake_affine() calls decided by a rule (the decisions table, on the
- * patched kernel).  A trial without wakeups (or decisions) has no share.
+ * patched kernel), and its rate of load-balance migrations (tasks moved
+ * while not waking: lb_migr) per 1000 wakeups.  A trial without wakeups
+ * (or decisions, or an lb_migr column) has no value.
  */
 enum wl_pmetric {
 	WL_PM_WAKER_CPU, WL_PM_PREV_CPU, WL_PM_WAKER_LLC, WL_PM_PREV_LLC,
 	WL_PM_CROSS_LLC, WL_PM_RULE_NONE, WL_PM_RULE_IDLE,
-	WL_PM_RULE_WEIGHT, WL_PM_RULE_OLD, WL_PM_RULE_POLICY, WL_NR_PM
+	WL_PM_RULE_WEIGHT, WL_PM_RULE_OLD, WL_PM_RULE_POLICY,
+	WL_PM_LB_MIGR, WL_NR_PM
 };
 
 /**
@@ -53,6 +56,8 @@ enum wl_pmetric {
  * @den:	the counter it is a share of; NULL: every "rule." counter
  * @words:	what it says in a headline ("on the waker's CPU")
  * @of:		of what ("wakeups", "wake_affine() calls")
+ * @per:	0 for a share in %; else a rate per @per of @den
+ *		(1000: load-balance migrations per 1000 wakeups)
  */
 struct wl_pmetric_def {
 	const char	*row;
@@ -61,6 +66,7 @@ struct wl_pmetric_def {
 	const char	*den;
 	const char	*words;
 	const char	*of;
+	int		per;
 };
 
 extern const struct wl_pmetric_def wl_pmetrics[WL_NR_PM];

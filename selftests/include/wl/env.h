@@ -6,13 +6,21 @@
  * execution mode -- TCG or KVM guest (from wakelab.accel= on the kernel
  * command line, which scripts/vm passes), another VM (cpuinfo's hypervisor
  * flag, DMI vendor), or a bare host -- because under TCG throughput is the
- * emulator's while the placement decisions are still the kernel's own.
+ * emulator's while the placement decisions are still the kernel's own --
+ * and cache-aware scheduling (CONFIG_SCHED_CACHE, Linux 7.3): its user
+ * flag and tunables as found, and its effective state, which the kernel
+ * does not show: on only when the flag is set and a sched domain spans
+ * more than one LLC, inferred here from the LLC count.
  */
 #ifndef WL_ENV_H
 #define WL_ENV_H
 
 #define WL_ENV_MAX_LLC	64
 #define WL_ENV_TEXT	4096
+
+/* struct wl_env's @sched_cache besides the user flag's 0 and 1. */
+#define WL_SC_ABSENT	(-1)	/* no sched/llc_balancing: no SCHED_CACHE */
+#define WL_SC_UNKNOWN	(-2)	/* not recorded (a result from before) */
 
 /**
  * struct wl_env - where the comparison ran
@@ -33,6 +41,9 @@
  * @module:	wakelab debugfs directory present
  * @caps:	wakelab/caps text ("" when absent)
  * @policy:	wakelab/policy text ("" when absent)
+ * @sched_cache: sched/llc_balancing/enabled before any change (the user
+ *		flag: 1 or 0), WL_SC_ABSENT or WL_SC_UNKNOWN
+ * @sched_cache_tun: its other files, "aggr_tolerance=N epoch_period=N ..."
  */
 struct wl_env {
 	char	release[72];
@@ -50,9 +61,21 @@ struct wl_env {
 	int	module;
 	char	caps[WL_ENV_TEXT];
 	char	policy[512];
+	int	sched_cache;
+	char	sched_cache_tun[256];
 };
 
 /* Collect everything; debugfs paths below @root. */
 void wl_env_collect(struct wl_env *e, const char *root);
+
+/*
+ * Cache-aware scheduling's effective state: "absent", "unknown", "on" or
+ * "off", inferred from the user flag and the LLC count (on: flag 1 and
+ * more than one LLC), since the kernel shows only the flag.
+ */
+const char *wl_env_sched_cache(const struct wl_env *e);
+
+/* Why: "user flag 0", "one LLC: no domain spans two", ... */
+const char *wl_env_sched_cache_why(const struct wl_env *e);
 
 #endif /* WL_ENV_H */
