@@ -29,8 +29,14 @@ all: module selftests
 deps:
 	@scripts/deps
 
+# A Debian image of a newer release (WL_BUILDROOT=<release> in MODVARS) is
+# built for in that release's build root, with its own compiler
+# (scripts/buildroot).
+WL_BUILDROOT ?= $(patsubst WL_BUILDROOT=%,%,$(filter WL_BUILDROOT=%,$(MODVARS)))
+KRUN	= $(if $(WL_BUILDROOT),scripts/buildroot --release $(WL_BUILDROOT) --)
+
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 $(filter-out KDIR=%,$(MODVARS)) modules
+	$(KRUN) $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 $(filter-out KDIR=% WL_BUILDROOT=%,$(MODVARS)) modules
 
 # Into the running kernel's /lib/modules.
 install: module

@@ -79,10 +79,19 @@ static void wl_stats_copy(int cpu, struct wl_counters *copy)
 	}
 }
 
+/*
+ * The per-CPU destination of a collection, passed by address: a __percpu
+ * pointer cast to and from void * crosses address spaces (x86's __seg_gs
+ * per-CPU pointers since 6.15).
+ */
+struct wl_collect {
+	struct wl_counters __percpu *copies;
+};
+
 /* on_each_cpu() callback: interrupts are off, no probe runs here. */
 static void wl_stats_copy_local(void *arg)
 {
-	struct wl_counters __percpu *copies = (void __percpu __force *)arg;
+	struct wl_counters __percpu *copies = ((struct wl_collect *)arg)->copies;
 	int cpu = smp_processor_id();
 
 	wl_stats_copy(cpu, copies ? per_cpu_ptr(copies, cpu) : NULL);
@@ -91,10 +100,11 @@ static void wl_stats_copy_local(void *arg)
 /* Copy every CPU's counters to @copies, or clear them (NULL). */
 static void wl_stats_collect(struct wl_counters __percpu *copies)
 {
+	struct wl_collect c = { .copies = copies };
 	int cpu;
 
 	cpus_read_lock();
-	on_each_cpu(wl_stats_copy_local, (void __force *)copies, 1);
+	on_each_cpu(wl_stats_copy_local, &c, 1);
 	for_each_possible_cpu(cpu) {
 		if (!cpu_online(cpu))
 			wl_stats_copy(cpu, copies ? per_cpu_ptr(copies, cpu) :

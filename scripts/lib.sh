@@ -44,6 +44,31 @@ wl_module_vars() {
 	echo "KDIR=$WK_KDIR"
 	[ -z "$WK_BTF" ] || echo "WAKELAB_BTF=$WK_BTF"
 	[ "$WK_KIND" != image ] || echo "WAKELAB_KSRC=$(wl_source_dir "$WK_BASE")"
+	[ -z "$(wl_kernel_buildroot "$WK_NAME")" ] ||
+		echo "WL_BUILDROOT=$(wl_kernel_buildroot "$WK_NAME")"
+}
+
+# wl_kernel_buildroot NAME: the Debian release whose build root
+# (scripts/buildroot) builds modules for kernel NAME: that of its suite for
+# a Debian image of another release than the host's, else nothing (the
+# host's compiler: bookworm's images, and every kernel built here).
+wl_kernel_buildroot() {
+	wl_kernel "$1"
+	[ "$WK_KIND" = image ] && [ "$WK_SUITE" != - ] || return 0
+	echo "${WK_SUITE%%-*}"
+}
+
+# wl_kmodule_make NAME MAKE-ARGS...: make MAKE-ARGS for a module of kernel
+# NAME, in its build root when it has one.
+wl_kmodule_make() {
+	local r
+	r=$(wl_kernel_buildroot "$1")
+	shift
+	if [ -n "$r" ]; then
+		"$WL_TOP/scripts/buildroot" --release "$r" -- make "$@"
+	else
+		make "$@"
+	fi
 }
 
 # The programs the kselftest runner must report on every kernel: selftests/
