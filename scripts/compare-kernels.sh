@@ -51,7 +51,9 @@ for ((i = 0; i < nk; i++)); do
 	case $WK_KIND in
 	image)
 		label=$WK_NAME
-		desc="Debian's linux-image-$WK_RELEASE-unsigned and its configuration; wakelab.ko $WK_MODE mode" ;;
+		pkg=linux-image-$WK_RELEASE
+		case $WK_PKG in *-unsigned) pkg+=-unsigned ;; esac
+		desc="Debian's $pkg$(wl_suite_in "$WK_SUITE" from) and its configuration; wakelab.ko $WK_MODE mode" ;;
 	patched|base|debug)
 		label=$WK_NAME
 		desc="built from linux-source-$WK_BASE $(wl_source_version "$WK_BASE")"
