@@ -18,6 +18,14 @@
  *    WF_SYNC, and it also counts wakeups that never reached
  *    select_task_rq() (wakee still queued or still on its CPU).
  *
+ * Either method also counts, in the lb_migr column, the fair tasks that
+ * sched_migrate_task reports moving while not TASK_WAKING: those are not
+ * wakeup placements but load balancing (periodic, idle, newidle, active,
+ * and on 7.3 SCHED_CACHE's LLC migrations), exec and NUMA balancing,
+ * affinity changes and hotplug; lb_cross_llc counts those into another
+ * LLC.  A migration is rarer than a wakeup, and the probe costs a test of
+ * the task's state, which the tracepoint method made anyway.
+ *
  * On a patched kernel, sched_wake_affine_tp reports every wake_affine()
  * decision with its rule.  A wakeup is counted in the placement row of the
  * policy that decides it: the probe reads the active row once per wakeup
@@ -164,12 +172,34 @@ static void wl_probe_waking(void *data, struct task_struct *p)
 	wl_count(w->row, cpu, w->prev, w->prev, 0, 1);
 }
 
+/*
+ * A fair task moved while not waking (see the top): counted in the active
+ * row.  set_task_cpu() fires sched_migrate_task with the task's rq locked
+ * (interrupts off) and before the move, so task_cpu(p) is the source.
+ */
+static void wl_count_lb(struct task_struct *p, int dest)
+{
+	struct wl_counters *c = this_cpu_ptr(wl_counters);
+	unsigned long *row;
+
+	if (p->prio < MAX_RT_PRIO || dest < 0 || dest >= nr_cpu_ids)
+		return;
+	row = c->place[READ_ONCE(wl_row)];
+	row[WL_LB_MIGR]++;
+	if (wl_llc_of(dest) != wl_llc_of(task_cpu(p)))
+		row[WL_LB_CROSS_LLC]++;
+}
+
 static void wl_probe_migrate(void *data, struct task_struct *p, int dest)
 {
 	struct wl_place_cpu *w = this_cpu_ptr(wl_cpu);
 	int cpu = smp_processor_id();
 
-	if (w->p != p || READ_ONCE(p->__state) != TASK_WAKING)
+	if (READ_ONCE(p->__state) != TASK_WAKING) {
+		wl_count_lb(p, dest);
+		return;
+	}
+	if (w->p != p)
 		return;
 	w->p = NULL;
 	if (dest < 0 || dest >= nr_cpu_ids || dest == w->prev)
@@ -218,6 +248,17 @@ static void wl_probe_wake_affine(void *data, struct task_struct *p,
 static struct wl_tp_probe wl_place_probes[] = {
 	{ "sched_waking", wl_probe_waking },
 	{ "sched_migrate_task", wl_probe_migrate },
+};
+
+/* The kretprobe method's view of the migrations that are not wakeups. */
+static void wl_probe_lb(void *data, struct task_struct *p, int dest)
+{
+	if (READ_ONCE(p->__state) != TASK_WAKING)
+		wl_count_lb(p, dest);
+}
+
+static struct wl_tp_probe wl_lb_probe = {
+	"sched_migrate_task", wl_probe_lb
 };
 
 /* Optional: only a patched kernel has it. */
@@ -277,6 +318,7 @@ static int wl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 static void wl_place_detach(void)
 {
 	wl_tp_detach(&wl_decision_probe, 1);
+	wl_tp_detach(&wl_lb_probe, 1);
 	wl_tp_detach(wl_place_probes, ARRAY_SIZE(wl_place_probes));
 	tracepoint_synchronize_unregister();
 }
@@ -290,12 +332,15 @@ static int wl_place_attach(void)
 {
 	int ret;
 
-	if (wl_method == WL_METHOD_KRETPROBE)
+	if (wl_method == WL_METHOD_KRETPROBE) {
 		ret = wl_krp_attach("select_task_rq_fair", wl_krp_entry,
 				    wl_krp_ret, sizeof(struct wl_krp_data));
-	else
+		if (!ret)
+			ret = wl_tp_attach(&wl_lb_probe, 1);
+	} else {
 		ret = wl_tp_attach(wl_place_probes,
 				   ARRAY_SIZE(wl_place_probes));
+	}
 	if (ret)
 		return ret;
 	ret = wl_tp_attach(&wl_decision_probe, 1);
@@ -471,6 +516,10 @@ int wl_place_init(void)
 			pr_err("tracepoints for method %s not found\n", method);
 			return -ENOENT;
 		}
+	}
+	if (!wl_tp_find(wl_lb_probe.name)) {
+		pr_err("tracepoint %s not found\n", wl_lb_probe.name);
+		return -ENOENT;
 	}
 	wl_counters = alloc_percpu(struct wl_counters);
 	wl_cpu = alloc_percpu(struct wl_place_cpu);

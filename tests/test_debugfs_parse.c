@@ -2,7 +2,8 @@
 /*
  * Host unit tests for selftests/lib/debugfs.c, the one reader of the
  * tables and the policy file in /sys/kernel/debug/wakelab/: real module
- * output parses to the right cells; the "# version N" first line is
+ * output parses to the right cells, also a placement table from before
+ * lb_migr and lb_cross_llc were added; the "# version N" first line is
  * required and a newer version is refused with a message naming the file
  * and both versions; every malformed input (no header, ragged records,
  * repeated keys, oversized fields, bad policy lines) is rejected as a
@@ -21,8 +22,14 @@
 static const char placement[] = V1
 	"# source: kretprobe select_task_rq_fair, per-CPU counters since the last reset\n"
 	"# enabled: 1 missed: 0\n"
+	"policy wakeups waker_cpu prev_cpu waker_llc prev_llc other cross_llc sync lb_migr lb_cross_llc\n"
+	"observe 21 15 4 2 0 0 0 7 9 3\n";
+
+/* Written before lb_migr and lb_cross_llc were added, at the end. */
+static const char placement_8[] = V1
+	"# source: tracepoints sched_waking+sched_migrate_task, per-CPU counters since the last reset\n"
 	"policy wakeups waker_cpu prev_cpu waker_llc prev_llc other cross_llc sync\n"
-	"observe 21 15 4 2 0 0 0 7\n";
+	"observe 21 15 4 2 0 0 0 -\n";
 
 static const char llc[] = V1
 	"# source: tracepoint-fed per-CPU cache\n"
@@ -95,26 +102,32 @@ int main(void)
 	unsigned int i;
 
 	ksft_print_header();
-	ksft_set_plan(14 + ARRAY_SIZE(bad) + ARRAY_SIZE(bad_policy));
+	ksft_set_plan(15 + ARRAY_SIZE(bad) + ARRAY_SIZE(bad_policy));
 	if (!t)
 		ksft_exit_fail_msg("out of memory\n");
 
 	ksft_test_result(!strcmp(WL_PLACEMENT_HEADER,
-				 "policy wakeups waker_cpu prev_cpu waker_llc prev_llc other cross_llc sync") &&
+				 "policy wakeups waker_cpu prev_cpu waker_llc prev_llc other cross_llc sync lb_migr lb_cross_llc") &&
 			 !strcmp(WL_LLC_HEADER,
 				 "llc cpus nr_running load util capacity has_capacity") &&
 			 !strcmp(WL_CAPS_HEADER, "cap value") &&
 			 !strcmp(WL_DECISIONS_HEADER, "rule calls waker") &&
 			 !strcmp(WL_OLDCHECK_HEADER, "rule agree disagree stale"),
 			 "header lines from <linux/wakelab.h>\n");
+	ksft_test_result(!wl_table_parse(placement_8, "placement", t) &&
+			 t->ncols == 9 && !wl_table_get(t, "observe", "wakeups", &v) &&
+			 v == 21 && wl_table_get(t, "observe", "lb_migr", &v) == -ENOENT,
+			 "placement of 8 columns (before lb_migr) still parses\n");
 	ksft_test_result(!wl_table_parse(placement, "placement", t) &&
-			 t->ncols == 9 && t->nrows == 1 &&
+			 t->ncols == 11 && t->nrows == 1 &&
 			 !strcmp(t->cell[0][0], "observe"),
 			 "placement table parses\n");
 	ksft_test_result(t->version == WAKELAB_TABLE_VERSION && !t->err[0],
 			 "version line equal to the reader's: ok\n");
 	ksft_test_result(!wl_table_get(t, "observe", "sync", &v) && v == 7 &&
-			 !wl_table_get(t, "observe", "wakeups", &v) && v == 21,
+			 !wl_table_get(t, "observe", "wakeups", &v) && v == 21 &&
+			 !wl_table_get(t, "observe", "lb_migr", &v) && v == 9 &&
+			 !wl_table_get(t, "observe", "lb_cross_llc", &v) && v == 3,
 			 "placement cells by key and column\n");
 	ksft_test_result(wl_table_get(t, "observe", "nosuch", &v) == -ENOENT &&
 			 wl_table_get(t, "kernel", "sync", &v) == -ENOENT,

@@ -19,7 +19,11 @@
 #define WAKELAB_TABLE_VERSION	1
 #define WAKELAB_VERSION_PREFIX	"# version "
 
-/* placement: one row per policy (or "observe"), counts since the last reset. */
+/*
+ * placement: one row per policy (or "observe"), counts since the last reset.
+ * waker_cpu..other split the wakeups; lb_migr counts the fair tasks moved
+ * while not waking (load balancing, SCHED_CACHE's among it), not wakeups.
+ */
 #define WAKELAB_PLACEMENT_KEY	"policy"
 #define WAKELAB_PLACEMENT_COLUMNS(C)					\
 	C(WAKEUPS,	"wakeups")	/* wakeups placed */		\
@@ -29,7 +33,9 @@
 	C(PREV_LLC,	"prev_llc")	/* elsewhere in prev's LLC */	\
 	C(OTHER,	"other")	/* anywhere else */		\
 	C(CROSS_LLC,	"cross_llc")	/* target LLC != prev's LLC */	\
-	C(SYNC,		"sync")		/* WF_SYNC wakeups (kretprobe) */
+	C(SYNC,		"sync")		/* WF_SYNC wakeups (kretprobe) */ \
+	C(LB_MIGR,	"lb_migr")	/* moved, not waking: balancing */ \
+	C(LB_CROSS_LLC,	"lb_cross_llc")	/* of those, into another LLC */
 
 /* decisions: one row per wake_affine() rule. */
 #define WAKELAB_DECISIONS_KEY	"rule"
