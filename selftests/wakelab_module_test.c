@@ -6,7 +6,8 @@
  * module reads no /proc/sys file); the llc table covers each online
  * CPU exactly once and agrees with the sysfs cache topology (a skip when
  * sysfs has none); under a loopback workload the placement counters grow
- * and their categories add up, a ping-pong confined to two LLCs is
+ * and their categories add up, lb_migr counts a busy task's moves and
+ * not a sleeper's moves at its wakeups, a ping-pong confined to two LLCs is
  * counted where the scheduler can put it and nowhere else, wakeups inside
  * one LLC stay in it after one of its CPUs went offline and came back
  * (the probes enabled in between),
@@ -272,6 +273,9 @@ TEST_F_TIMEOUT(wl, counters_grow_and_add_up, 120)
 		parts += col_sum(_metadata, self->a, wl_place_parts[i]);
 	EXPECT_EQ(total, parts);
 	EXPECT_GE(total, col_sum(_metadata, self->a, "cross_llc"));
+	/* Columns, not parts of the wakeups: each a number, the first bounds the second. */
+	EXPECT_GE(col_sum(_metadata, self->a, "lb_migr"),
+		  col_sum(_metadata, self->a, "lb_cross_llc"));
 	for (r = 0; r < self->a->nrows; r++) {
 		int c = wl_table_col(self->a, "sync");
 
@@ -475,6 +479,170 @@ TEST_F_TIMEOUT(wl, one_llc_placement_after_hotplug, 120)
 		TH_LOG("too few wakees moved to judge");
 	EXPECT_GE(total, cross * 1000);
 	EXPECT_GE(total, other * 1000);
+}
+
+static int pin_to(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+/* Wait (up to 2 s) until @pid sleeps ('S' in /proc/PID/stat). */
+static bool wait_sleeping(pid_t pid)
+{
+	char p[64], buf[512], *r;
+	int i;
+
+	snprintf(p, sizeof(p), "/proc/%d/stat", pid);
+	for (i = 0; i < 2000; i++) {
+		if (wl_read_file(p, buf, sizeof(buf)) > 0) {
+			r = strrchr(buf, ')');
+			if (r && r[1] == ' ' && r[2] == 'S')
+				return true;
+		}
+		usleep(1000);
+	}
+	return false;
+}
+
+/* Whether CPUs @a and @b share an LLC by sysfs; -1 when it cannot say. */
+static int same_llc(int a, int b)
+{
+	static bool set[WL_MAX_CPUS];
+
+	if (wl_cpu_llc(WL_CPU_SYSFS, a, set, NULL) <= 0 || b >= WL_MAX_CPUS)
+		return -1;
+	return set[b];
+}
+
+/*
+ * Two CPUs this process may run on, in two LLCs when it may run in two:
+ * the first, and the first outside its LLC (else the second); false with
+ * one CPU only.
+ */
+static bool two_cpus(int *a, int *b)
+{
+	cpu_set_t set;
+	int c;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return false;
+	*a = *b = -1;
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		if (*a < 0) {
+			*a = c;
+			continue;
+		}
+		if (*b < 0)
+			*b = c;
+		if (!same_llc(*a, c)) {
+			*b = c;
+			break;
+		}
+	}
+	return *b >= 0;
+}
+
+#define LB_MOVES	40
+
+/*
+ * lb_migr counts the tasks moved while not waking, and only those.
+ * Moves: a busy task's affinity flips between two CPUs LB_MOVES times;
+ * each flip migrates it while it runs (the stopper's move_queued_task(),
+ * the path load balancing's moves share: set_task_cpu() of a queued
+ * task), so lb_migr >= LB_MOVES, and lb_cross_llc too when the two CPUs
+ * are in different LLCs.  Wakeups: a sleeping task's affinity flips
+ * before each of LB_MOVES wakeups, so each wakeup moves it (a wakeup
+ * placement, sched_migrate_task with the task TASK_WAKING): lb_migr
+ * must stay below LB_MOVES / 2 (other tasks' moves are counted too),
+ * and the tracepoint method counts those wakeups as moved.
+ * DELAY_DEQUEUE (6.12) is off: a sleeper it keeps queued would be moved
+ * at the flip, not at its wakeup.
+ */
+TEST_F_TIMEOUT(wl, lb_migr_counts_moves_not_wakeups, 90)
+{
+	unsigned long long lb, x, w, prev;
+	int a, b, i, p2c[2], c2p[2], share;
+	char ch = 'x';
+	pid_t pid;
+
+	WL_SKIP_IF(self->skip);
+	if (!two_cpus(&a, &b))
+		SKIP(return, "needs two CPUs");
+	if (wl_sched_feat_get("DELAY_DEQUEUE") == 1) {
+		ASSERT_EQ(0, wl_sched_feat_set("DELAY_DEQUEUE", false));
+		self->delay_dequeue = 1;
+	}
+	share = same_llc(a, b);
+
+	/* Moves of a running task. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		pin_to(0, a);
+		for (;;)
+			;
+	}
+	wl_msleep(100);
+	ASSERT_EQ(0, wl_knob_set("enable", "1"));
+	ASSERT_EQ(0, wl_knob_set("reset", "1"));
+	for (i = 0; i < LB_MOVES; i++) {
+		EXPECT_EQ(0, pin_to(pid, i & 1 ? a : b));
+		usleep(5000);
+	}
+	ASSERT_EQ(0, wl_knob_set("enable", "0"));
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	ASSERT_EQ(0, wl_module_table("placement", self->a));
+	lb = col_sum(_metadata, self->a, "lb_migr");
+	x = col_sum(_metadata, self->a, "lb_cross_llc");
+	TH_LOG("busy task flipped %d times between cpu%d and cpu%d (%s): lb_migr %llu, lb_cross_llc %llu",
+	       LB_MOVES, a, b, share < 0 ? "LLCs unknown" : share ?
+	       "one LLC" : "two LLCs", lb, x);
+	EXPECT_LE((unsigned long long)LB_MOVES, lb);
+	EXPECT_GE(lb, x);
+	if (share == 0)
+		EXPECT_LE((unsigned long long)LB_MOVES, x);
+
+	/* Moves at wakeups. */
+	ASSERT_EQ(0, pipe(p2c));
+	ASSERT_EQ(0, pipe(c2p));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		pin_to(0, a);
+		while (read(p2c[0], &ch, 1) == 1 && ch != 'q')
+			if (write(c2p[1], &ch, 1) != 1)
+				break;
+		_exit(0);
+	}
+	ASSERT_EQ(0, wl_knob_set("enable", "1"));
+	ASSERT_EQ(0, wl_knob_set("reset", "1"));
+	for (i = 0; i < LB_MOVES; i++) {
+		ASSERT_TRUE(wait_sleeping(pid));
+		usleep(2000);
+		EXPECT_EQ(0, pin_to(pid, i & 1 ? a : b));
+		ASSERT_EQ(1, write(p2c[1], &ch, 1));
+		ASSERT_EQ(1, read(c2p[0], &ch, 1));
+	}
+	ASSERT_EQ(0, wl_knob_set("enable", "0"));
+	ch = 'q';
+	EXPECT_EQ(1, write(p2c[1], &ch, 1));
+	waitpid(pid, NULL, 0);
+	ASSERT_EQ(0, wl_module_table("placement", self->a));
+	lb = col_sum(_metadata, self->a, "lb_migr");
+	w = col_sum(_metadata, self->a, "wakeups");
+	prev = col_sum(_metadata, self->a, "prev_cpu");
+	TH_LOG("sleeper moved at %d wakeups: lb_migr %llu, wakeups %llu, not on prev %llu",
+	       LB_MOVES, lb, w, w - prev);
+	EXPECT_GT((unsigned long long)LB_MOVES / 2, lb);
+	if (!strcmp(variant->method, "tracepoint"))
+		EXPECT_LE((unsigned long long)LB_MOVES, w - prev);
 }
 
 TEST_F_TIMEOUT(wl, reset_zeroes, 60)

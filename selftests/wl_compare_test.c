@@ -8,7 +8,11 @@
  * SIGTERM mid-run restores too; SIGKILL mid-run leaves the settings changed
  * and the originals in the state file, a new run refuses to start over them,
  * and "wl_compare --restore" puts every one back; an A/A comparison is not
- * called significant; a large known effect (16 KiB versus 256 B sends) is.
+ * called significant; a large known effect (16 KiB versus 256 B sends) is;
+ * NO_SCHED_CACHE is refused, naming CONFIG_SCHED_CACHE, on a kernel without
+ * sched/llc_balancing, and on one with it (7.3) switches
+ * llc_balancing/enabled off for its trials and back, the run's JSON
+ * recording the flag (a skip where the kernel lacks it).
  * The two verdict tests use 8 trials per side and alpha 0.01 (smallest
  * exact p 2/12870, below Holm's first threshold for up to 64 tests: the
  * throughput and each placement share), so the A/A test fails by chance in
@@ -362,13 +366,86 @@ static void test_known_effect(void)
 				 "16 KiB vs 256 B sends: significant\n");
 }
 
+#define SC_ENABLED	WL_DEBUGFS "/" WL_LLC_BALANCING "/enabled"
+
+/* sched/llc_balancing/enabled: 1, 0, or -1 when this kernel has none. */
+static int sc_enabled(void)
+{
+	char buf[16];
+
+	if (wl_read_file(SC_ENABLED, buf, sizeof(buf)) <= 0)
+		return -1;
+	return atoi(buf) != 0;
+}
+
+/*
+ * NO_SCHED_CACHE through the kernel's own switch: refused without it;
+ * with it, a comparison of default and NO_SCHED_CACHE sees the flag 0
+ * while it runs, puts the original back, and says so in its JSON.
+ */
+static void test_sched_cache(void)
+{
+	char *check[] = { NULL, "--check", "default", "NO_SCHED_CACHE",
+			  "SCHED_CACHE", NULL };
+	char *argv[] = { NULL, "-q", "-r", "2", "-l", "2", "-n", "1",
+			 "-O", outdir, "default", "NO_SCHED_CACHE", "--",
+			 "-W", "0.5", NULL };
+	int orig = sc_enabled(), ret, seen_off = 0, after, restored = 0;
+	double rec = -1;
+	char state[16] = "";
+	char *json;
+	pid_t pid;
+
+	ret = cmp_run(check, NULL);
+	if (orig < 0) {
+		ksft_test_result(ret == 2 && cmp_unchanged() && sc_enabled() < 0,
+				 "NO_SCHED_CACHE refused on a kernel without CONFIG_SCHED_CACHE: exit %d\n",
+				 ret);
+		ksft_test_result_skip("no CONFIG_SCHED_CACHE (no %s): no round trip\n",
+				      SC_ENABLED);
+		return;
+	}
+	ksft_test_result(ret == 0 && sc_enabled() == orig && cmp_unchanged(),
+			 "--check default NO_SCHED_CACHE SCHED_CACHE: exit %d, llc_balancing/enabled back to %d\n",
+			 ret, orig);
+	pid = cmp_start(argv, NULL);
+	while (waitpid(pid, &ret, WNOHANG) == 0) {
+		seen_off |= sc_enabled() == 0;
+		usleep(CMP_STEP_US / 2);
+	}
+	ret = WIFEXITED(ret) ? WEXITSTATUS(ret) : 128 + WTERMSIG(ret);
+	after = sc_enabled();
+	json = cmp_slurp(json_path);
+	if (json && wl_json_valid_object(json)) {
+		const char *sc = wl_json_member(wl_json_member(json, "env"),
+						"sched_cache");
+
+		restored = wl_json_true(wl_json_member(json, "restored"));
+		wl_json_number(wl_json_member(sc, "enabled"), &rec);
+		wl_json_string(wl_json_member(sc, "state"), state,
+			       sizeof(state));
+	}
+	free(json);
+	cmp_cleanup();
+	if (ret == 4) {
+		ksft_test_result_skip("wl_stream unsupported here\n");
+		return;
+	}
+	ksft_test_result(ret == 0 && seen_off && after == orig && restored &&
+			 rec == orig && (!strcmp(state, "on") ||
+					 !strcmp(state, "off")) &&
+			 cmp_unchanged() && access(state_path, F_OK),
+			 "default vs NO_SCHED_CACHE: exit %d, flag 0 seen during the run %d, %d after (was %d), restored %d, JSON enabled %g state %s\n",
+			 ret, seen_off, after, orig, restored, rec, state);
+}
+
 int main(void)
 {
 	static struct wl_state state;
 	const char *skip = wl_kernel_test_skip_reason(), *missing;
 
 	ksft_print_header();
-	ksft_set_plan(6);
+	ksft_set_plan(8);
 	if (skip || wl_read_file(WL_SCHED_FEATURES, before,
 				 sizeof(before)) <= 0) {
 		ksft_print_msg("%s\n", skip ? skip : "cannot read features");
@@ -389,5 +466,6 @@ int main(void)
 	test_sigkill_restore();
 	test_aa();
 	test_known_effect();
+	test_sched_cache();
 	ksft_finished();
 }
