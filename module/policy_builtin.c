@@ -72,10 +72,17 @@ unsigned int wl_pct(const struct wake_affine_args *args)
  * @cpu: CPU
  *
  * Idle, no wakeup queued for it, and (in a guest) its vCPU not preempted.
+ * The 6.1 and 6.12 series export available_idle_cpu() itself; from 7.3 on
+ * it is private to kernel/sched/, and the series exports sched_cpu_idle()
+ * instead, also defined as a macro to test for.
  */
 bool wl_cpu_idle(int cpu)
 {
+#ifdef sched_cpu_idle
+	return sched_cpu_idle(cpu);
+#else
 	return available_idle_cpu(cpu);
+#endif
 }
 
 /*
