@@ -31,8 +31,9 @@
  * policy that decides it: the probe reads the active row once per wakeup
  * (wl_place_begin()), the policy hook's select() decides with that row
  * (wl_place_row_of()), and the "row" check of oldcheck compares every
- * decision's rule with it.  The "old" check is the policy layer's: it is
- * called through the callback it registers (wl_place_set_oldcheck()).
+ * decision's rule with it.  The "old", "idle" and "weight" checks are the
+ * policy layer's: it is called through the callback it registers
+ * (wl_place_set_oldcheck()).
  *
  * Probes are attached only while the enable file reads 1; detaching waits
  * with tracepoint_synchronize_unregister() so no probe runs on return.
@@ -92,7 +93,7 @@ static bool wl_enabled;
 static int wl_row;
 
 static int (*wl_oldcheck)(struct task_struct *p, int this_cpu, int prev_cpu,
-			  int sync, int target);
+			  int sync, int target, int rule);
 
 static struct wl_counters __percpu *wl_counters;
 
@@ -221,8 +222,8 @@ static void wl_probe_wake_affine(void *data, struct task_struct *p,
 	struct wl_counters *c = this_cpu_ptr(wl_counters);
 	unsigned long *row = c->check[WL_CHECK_ROW];
 	int (*check)(struct task_struct *p, int this_cpu, int prev_cpu,
-		     int sync, int target) = READ_ONCE(wl_oldcheck);
-	int col;
+		     int sync, int target, int rule) = READ_ONCE(wl_oldcheck);
+	int col, crow;
 
 	if (rule < 0 || rule >= WL_NR_RULES)
 		return;
@@ -238,11 +239,20 @@ static void wl_probe_wake_affine(void *data, struct task_struct *p,
 		row[WL_DISAGREE]++;
 	s->cur_p = NULL;
 
-	if (rule != WL_RULE_OLD || !check)
+	/* The kernel rules the module has copies of. */
+	if (rule == WL_RULE_OLD)
+		crow = WL_CHECK_OLD;
+	else if (rule == WL_RULE_IDLE)
+		crow = WL_CHECK_IDLE;
+	else if (rule == WL_RULE_WEIGHT)
+		crow = WL_CHECK_WEIGHT;
+	else
 		return;
-	col = check(p, this_cpu, prev_cpu, sync, target);
+	if (!check)
+		return;
+	col = check(p, this_cpu, prev_cpu, sync, target, rule);
 	if (col >= 0)
-		c->check[WL_CHECK_OLD][col]++;
+		c->check[crow][col]++;
 }
 
 static struct wl_tp_probe wl_place_probes[] = {
@@ -474,15 +484,17 @@ int wl_place_row_of(const struct task_struct *p)
 }
 
 /**
- * wl_place_set_oldcheck() - the check of WA_RULE_OLD decisions
- * @check: called for each one, with the decision; returns the oldcheck
+ * wl_place_set_oldcheck() - the check of the kernel rules' decisions
+ * @check: called for each WA_RULE_OLD, WA_RULE_IDLE and WA_RULE_WEIGHT
+ *	decision, with the decision and its rule; returns the oldcheck
  *	column to count it in, or -1 for a wakeup it did not see.  NULL for
  *	none.
  *
  * Context: process, probes detached.
  */
 void wl_place_set_oldcheck(int (*check)(struct task_struct *p, int this_cpu,
-					int prev_cpu, int sync, int target))
+					int prev_cpu, int sync, int target,
+					int rule))
 {
 	WRITE_ONCE(wl_oldcheck, check);
 }

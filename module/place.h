@@ -94,6 +94,7 @@ void wl_place_set_row(int row);
 int wl_place_row(void);
 int wl_place_row_of(const struct task_struct *p);
 void wl_place_set_oldcheck(int (*check)(struct task_struct *p, int this_cpu,
-					int prev_cpu, int sync, int target));
+					int prev_cpu, int sync, int target,
+					int rule));
 
 #endif /* WAKELAB_PLACE_H */

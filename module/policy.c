@@ -22,13 +22,22 @@
  * the differential check below see the sched domain's imbalance_pct.
  *
  * The differential check: select() records its arguments per CPU and,
- * while the probes are enabled, the inputs of wl_wa_old() (LLC statistics
- * and loads, which other CPUs keep changing); when sched_wake_affine_tp
- * then reports a WA_RULE_OLD decision for the same wakeup (the placement
- * probe calls wl_policy_oldcheck()), the inputs are read again.  If they
- * are unchanged, the kernel decided between the two readings on the same
- * inputs, and the module's "old" policy, recomputed, must agree; if they
- * changed, the wakeup counts as stale (oldcheck).
+ * while the probes are enabled and "kernel" decides, the inputs of
+ * wl_wa_old() (LLC statistics and loads, which other CPUs keep changing)
+ * and of wl_wa_idle() (idle states, the waker CPU's runnable count), and
+ * of wl_wa_weight() (CPU loads and capacities, the waker's and the
+ * wakee's loads) when the idle copy has no opinion on them.  When
+ * sched_wake_affine_tp then reports the decision of the same wakeup (the
+ * placement probe calls wl_policy_oldcheck()), the inputs of the rule
+ * that decided are read again.  If they are unchanged, the kernel decided
+ * between the two readings on the same inputs, and the module's copy,
+ * recomputed on them, must agree; if they changed, the wakeup counts as
+ * stale (oldcheck).  A WA_RULE_OLD decision is checked against the
+ * module's "old"; a WA_RULE_IDLE or WA_RULE_WEIGHT one against
+ * "idle+weight" with WA_BIAS, which is wake_affine() with the default
+ * features: the idle copy must have an opinion exactly when the rule is
+ * WA_RULE_IDLE and then answer the kernel's CPU, the weight copy
+ * otherwise.  WA_RULE_NONE (all rules off) leaves nothing to recompute.
  */
 #include <linux/build_bug.h>
 #include <linux/module.h>
@@ -75,13 +84,27 @@ MODULE_PARM_DESC(passthrough,
 		 "while policy is kernel: unregister (no hook, default) or register (hook answers -1; needed by oldcheck)");
 
 /**
+ * struct wl_aff_inputs - the inputs of wake_affine()'s default rules
+ * @idle: wl_wa_idle()'s
+ * @idle_cpu: the idle copy's answer on @idle (this_cpu, prev_cpu or -1)
+ * @weight: wl_wa_weight()'s, read only when @idle_cpu is -1
+ */
+struct wl_aff_inputs {
+	struct wl_idle_inputs idle;
+	int idle_cpu;
+	struct wl_weight_inputs weight;
+};
+
+/**
  * struct wl_args_seen - the last select() arguments on a CPU
  * @p: wakee
  * @this_cpu: waker CPU
  * @prev_cpu: previous CPU
  * @imbalance_pct: the domain's imbalance_pct
- * @have_in: @in was read
+ * @have_in: @in and @aff were read
+ * @old_ok: @in has both LLCs' statistics
  * @in: wl_wa_old()'s inputs when select() ran
+ * @aff: wl_wa_idle()'s and wl_wa_weight()'s inputs when select() ran
  */
 struct wl_args_seen {
 	struct task_struct *p;
@@ -89,10 +112,22 @@ struct wl_args_seen {
 	int prev_cpu;
 	unsigned int imbalance_pct;
 	bool have_in;
+	bool old_ok;
 	struct wl_old_inputs in;
+	struct wl_aff_inputs aff;
 };
 
 static struct wl_args_seen __percpu *wl_seen;
+
+/* Read the idle copy's inputs, and the weight copy's if idle has none. */
+static void wl_aff_inputs_get(const struct wake_affine_args *args,
+			      struct wl_aff_inputs *in)
+{
+	wl_idle_inputs_get(args, &in->idle);
+	in->idle_cpu = wl_idle_decide(args, &in->idle);
+	if (in->idle_cpu < 0)
+		wl_weight_inputs_get(args, &in->weight);
+}
 
 static int wl_hook_select(const struct wake_affine_args *args)
 {
@@ -103,9 +138,12 @@ static int wl_hook_select(const struct wake_affine_args *args)
 	s->this_cpu = args->this_cpu;
 	s->prev_cpu = args->prev_cpu;
 	s->imbalance_pct = args->imbalance_pct;
-	/* Only the kernel's own rules can report WA_RULE_OLD. */
-	s->have_in = !row && wl_place_enabled() &&
-		     wl_old_inputs_get(args, &s->in);
+	/* Only the kernel's own rules can report WA_RULE_{OLD,IDLE,WEIGHT}. */
+	s->have_in = !row && wl_place_enabled();
+	if (s->have_in) {
+		s->old_ok = wl_old_inputs_get(args, &s->in);
+		wl_aff_inputs_get(args, &s->aff);
+	}
 	return wl_policies[row]->select(args);
 }
 
@@ -199,44 +237,88 @@ int wl_policy_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* A WA_RULE_OLD decision against the old policy on @s's inputs. */
+static int wl_check_old(struct wl_args_seen *s,
+			const struct wake_affine_args *args, int target)
+{
+	struct wl_old_inputs now;
+	int mine;
+
+	if (!s->old_ok || !wl_old_inputs_get(args, &now) ||
+	    !wl_old_inputs_same(&s->in, &now))
+		return WL_STALE;
+	mine = wl_old_pull(&s->in, args->sync, args->imbalance_pct) ?
+	       args->this_cpu : args->prev_cpu;
+	return mine == target ? WL_AGREE : WL_DISAGREE;
+}
+
+/*
+ * A WA_RULE_IDLE or WA_RULE_WEIGHT decision against idle+weight on @s's
+ * inputs, WA_BIAS on: the rule and the CPU must both be the kernel's.
+ * The weight inputs are compared only where the idle copy has no opinion.
+ */
+static int wl_check_aff(struct wl_args_seen *s,
+			const struct wake_affine_args *args, int rule,
+			int target)
+{
+	struct wl_aff_inputs *in = &s->aff;
+	struct wl_aff_inputs now;
+	int mine;
+
+	wl_aff_inputs_get(args, &now);
+	if (!wl_idle_inputs_same(&in->idle, &now.idle))
+		return WL_STALE;
+	if (in->idle_cpu >= 0)
+		return rule == WA_RULE_IDLE && in->idle_cpu == target ?
+		       WL_AGREE : WL_DISAGREE;
+	if (!wl_weight_inputs_same(&in->weight, &now.weight))
+		return WL_STALE;
+	if (rule != WA_RULE_WEIGHT)
+		return WL_DISAGREE;
+	mine = wl_weight_decide(args, &in->weight, true, args->imbalance_pct);
+	mine = mine == args->this_cpu ? mine : args->prev_cpu;
+	return mine == target ? WL_AGREE : WL_DISAGREE;
+}
+
 /**
- * wl_policy_oldcheck() - recompute a WA_OLD decision with the old policy
+ * wl_policy_oldcheck() - recompute a kernel rule's decision with the
+ *	module's copy
  * @p: wakee
  * @this_cpu: waker CPU
  * @prev_cpu: previous CPU
  * @sync: WF_SYNC
  * @target: the kernel's answer (this_cpu or prev_cpu)
+ * @rule: the rule that decided: WA_RULE_OLD, WA_RULE_IDLE or
+ *	WA_RULE_WEIGHT
  *
- * Called by the placement probe for a WA_RULE_OLD decision, right after
- * the hook saw the same wakeup on this CPU.  The recomputation uses the
- * inputs select() read (unchanged since, or the check is stale) and the
- * domain's imbalance_pct, as the kernel did; the imbalance_pct file only
- * steers the module's own policies.
+ * Called by the placement probe for such a decision, right after the hook
+ * saw the same wakeup on this CPU.  The recomputation uses the inputs
+ * select() read (unchanged since, or the check is stale) and the domain's
+ * imbalance_pct, as the kernel did; the imbalance_pct and bias files only
+ * steer the module's own policies.
  *
  * Return: the oldcheck column to count the decision in, or -1 when
  * select() did not see this wakeup.
  */
 static int wl_policy_oldcheck(struct task_struct *p, int this_cpu,
-			      int prev_cpu, int sync, int target)
+			      int prev_cpu, int sync, int target, int rule)
 {
 	struct wl_args_seen *s = this_cpu_ptr(wl_seen);
 	struct wake_affine_args args;
-	struct wl_old_inputs now;
-	int mine;
 
 	if (s->p != p || s->this_cpu != this_cpu || s->prev_cpu != prev_cpu)
 		return -1;
 	s->p = NULL;
+	if (!s->have_in)
+		return WL_STALE;
 	args.p = p;
 	args.this_cpu = this_cpu;
 	args.prev_cpu = prev_cpu;
 	args.sync = sync;
 	args.imbalance_pct = s->imbalance_pct;
-	if (!s->have_in || !wl_old_inputs_get(&args, &now) ||
-	    !wl_old_inputs_same(&s->in, &now))
-		return WL_STALE;
-	mine = wl_old_pull(&s->in, sync, s->imbalance_pct) ? this_cpu : prev_cpu;
-	return mine == target ? WL_AGREE : WL_DISAGREE;
+	if (rule == WA_RULE_OLD)
+		return wl_check_old(s, &args, target);
+	return wl_check_aff(s, &args, rule, target);
 }
 
 /* Once the hook is gone: the placement probe's check goes too. */

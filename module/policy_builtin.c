@@ -6,11 +6,14 @@
  * helpers and the tunables (bias, imbalance_pct files) they share.  idle,
  * weight and old are module copies of wake_affine_idle(),
  * wake_affine_weight() and wake_affine_old() in
- * kernel/sched/fair.c of the patched 6.1 kernel, built on the helpers the
- * series exports.  A policy answers args->this_cpu (pull the wakee to the
- * waker) or args->prev_cpu (leave it); "kernel" answers -1, leaving the
- * decision to the sched features.  Every select() runs in the context
- * policies.h describes: raw p->pi_lock held, interrupts off.
+ * kernel/sched/fair.c of the patched kernel (6.1, 6.12 and 7.3 differ only
+ * in WA_IDLE's sync count), built on the helpers the series exports.  Each
+ * reads its inputs first and decides on them, so the oldcheck differential
+ * check (policy.c) recomputes it on the inputs it compared.  A policy
+ * answers args->this_cpu (pull the wakee to the waker) or args->prev_cpu
+ * (leave it); "kernel" answers -1, leaving the decision to the sched
+ * features.  Every select() runs in the context policies.h describes: raw
+ * p->pi_lock held, interrupts off.
  */
 #include <linux/errno.h>
 #include <linux/sched.h>
@@ -98,6 +101,53 @@ bool wl_cpu_idle(int cpu)
 #endif
 
 /**
+ * wl_idle_inputs_get() - read what wl_wa_idle() decides on, now
+ * @args: the question
+ * @in: the inputs
+ */
+void wl_idle_inputs_get(const struct wake_affine_args *args,
+			struct wl_idle_inputs *in)
+{
+	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
+
+	in->this_idle = wl_cpu_idle(this_cpu);
+	in->share_cache = in->this_idle && cpus_share_cache(this_cpu, prev_cpu);
+	in->this_nr = args->sync ? wl_cpu_nr_sync(this_cpu) : 0;
+	in->prev_idle = wl_cpu_idle(prev_cpu);
+}
+
+/* Whether two readings of wl_wa_idle()'s inputs are the same. */
+bool wl_idle_inputs_same(const struct wl_idle_inputs *a,
+			 const struct wl_idle_inputs *b)
+{
+	return a->this_idle == b->this_idle &&
+	       a->share_cache == b->share_cache &&
+	       a->prev_idle == b->prev_idle && a->this_nr == b->this_nr;
+}
+
+/**
+ * wl_idle_decide() - wake_affine_idle() of the kernel built for, on inputs
+ *	already read
+ * @args: the question
+ * @in: its inputs (wl_idle_inputs_get())
+ *
+ * Return: this_cpu, prev_cpu, or -1 for no opinion.
+ */
+int wl_idle_decide(const struct wake_affine_args *args,
+		   const struct wl_idle_inputs *in)
+{
+	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
+
+	if (in->this_idle && in->share_cache)
+		return in->prev_idle ? prev_cpu : this_cpu;
+	if (args->sync && in->this_nr == 1)
+		return this_cpu;
+	if (in->prev_idle)
+		return prev_cpu;
+	return -1;
+}
+
+/**
  * wl_wa_idle() - wake_affine_idle() of the kernel built for
  * @args: the question
  *
@@ -105,15 +155,81 @@ bool wl_cpu_idle(int cpu)
  */
 int wl_wa_idle(const struct wake_affine_args *args)
 {
+	struct wl_idle_inputs in;
+
+	wl_idle_inputs_get(args, &in);
+	return wl_idle_decide(args, &in);
+}
+
+/**
+ * wl_weight_inputs_get() - read what wl_wa_weight() decides on, now
+ * @args: the question
+ * @in: the inputs
+ */
+void wl_weight_inputs_get(const struct wake_affine_args *args,
+			  struct wl_weight_inputs *in)
+{
 	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
 
-	if (wl_cpu_idle(this_cpu) && cpus_share_cache(this_cpu, prev_cpu))
-		return wl_cpu_idle(prev_cpu) ? prev_cpu : this_cpu;
-	if (args->sync && wl_cpu_nr_sync(this_cpu) == 1)
-		return this_cpu;
-	if (wl_cpu_idle(prev_cpu))
-		return prev_cpu;
-	return -1;
+	in->this_load = sched_cpu_load(this_cpu);
+	in->cur_load = args->sync ? sched_task_load(current) : 0;
+	in->task_load = sched_task_load(args->p);
+	in->prev_load = sched_cpu_load(prev_cpu);
+	in->this_cap = sched_cpu_capacity(this_cpu);
+	in->prev_cap = sched_cpu_capacity(prev_cpu);
+}
+
+/* Whether two readings of wl_wa_weight()'s inputs are the same. */
+bool wl_weight_inputs_same(const struct wl_weight_inputs *a,
+			   const struct wl_weight_inputs *b)
+{
+	return a->this_load == b->this_load &&
+	       a->prev_load == b->prev_load &&
+	       a->cur_load == b->cur_load && a->task_load == b->task_load &&
+	       a->this_cap == b->this_cap && a->prev_cap == b->prev_cap;
+}
+
+/**
+ * wl_weight_decide() - wake_affine_weight() on inputs already read
+ * @args: the question
+ * @in: its inputs (wl_weight_inputs_get())
+ * @bias: WA_BIAS
+ * @pct: imbalance_pct (at least 100)
+ *
+ * The arithmetic and its types are the kernel's: the loads are unsigned
+ * long, the effective loads s64.
+ *
+ * Return: this_cpu, or -1 for no opinion.
+ */
+int wl_weight_decide(const struct wake_affine_args *args,
+		     const struct wl_weight_inputs *in, bool bias,
+		     unsigned int pct)
+{
+	s64 this_eff_load, prev_eff_load;
+
+	this_eff_load = in->this_load;
+	if (args->sync) {
+		if (in->cur_load > this_eff_load)
+			return args->this_cpu;
+		this_eff_load -= in->cur_load;
+	}
+
+	this_eff_load += in->task_load;
+	if (bias)
+		this_eff_load *= 100;
+	this_eff_load *= in->prev_cap;
+
+	prev_eff_load = in->prev_load;
+	prev_eff_load -= in->task_load;
+	if (bias)
+		prev_eff_load *= 100 + (pct - 100) / 2;
+	prev_eff_load *= in->this_cap;
+
+	/* A tie stacks the wakee on a sync waker. */
+	if (args->sync)
+		prev_eff_load += 1;
+
+	return this_eff_load < prev_eff_load ? args->this_cpu : -1;
 }
 
 /**
@@ -124,37 +240,10 @@ int wl_wa_idle(const struct wake_affine_args *args)
  */
 int wl_wa_weight(const struct wake_affine_args *args)
 {
-	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
-	bool bias = READ_ONCE(wl_bias);
-	s64 this_eff_load, prev_eff_load;
-	unsigned long task_load;
+	struct wl_weight_inputs in;
 
-	this_eff_load = sched_cpu_load(this_cpu);
-	if (args->sync) {
-		unsigned long current_load = sched_task_load(current);
-
-		if (current_load > this_eff_load)
-			return this_cpu;
-		this_eff_load -= current_load;
-	}
-
-	task_load = sched_task_load(args->p);
-	this_eff_load += task_load;
-	if (bias)
-		this_eff_load *= 100;
-	this_eff_load *= sched_cpu_capacity(prev_cpu);
-
-	prev_eff_load = sched_cpu_load(prev_cpu);
-	prev_eff_load -= task_load;
-	if (bias)
-		prev_eff_load *= 100 + (wl_pct(args) - 100) / 2;
-	prev_eff_load *= sched_cpu_capacity(this_cpu);
-
-	/* A tie stacks the wakee on a sync waker. */
-	if (args->sync)
-		prev_eff_load += 1;
-
-	return this_eff_load < prev_eff_load ? this_cpu : -1;
+	wl_weight_inputs_get(args, &in);
+	return wl_weight_decide(args, &in, READ_ONCE(wl_bias), wl_pct(args));
 }
 
 /**

@@ -232,8 +232,9 @@ static const struct wl_counts wl_oldcheck = {
 	.nr_rows	= WL_NR_CHECKS,
 	.offset		= offsetof(struct wl_counters, check),
 	.comment	=
-		"# source: sched_wake_affine_tp; the module's old policy recomputed for the same inputs\n"
-		"# stale: LLC statistics or loads changed between select() and the tracepoint: not compared\n"
+		"# source: sched_wake_affine_tp; the module's copy of the deciding rule recomputed for the same inputs\n"
+		"# old: WA_OLD vs the old policy; idle, weight: WA_IDLE, WA_WEIGHT vs idle+weight (the default features, WA_BIAS on)\n"
+		"# stale: the rule's inputs (LLC statistics, loads, capacities, idle states) changed between select() and the tracepoint: not compared\n"
 		"# counted while the hook is registered (policy kernel, passthrough=register, or any other policy)\n"
 		"# row: every wake_affine() decision against the placement row it is counted in (a module policy's row: rule policy; kernel: the features' rules); stale: not seen by the placement probes\n",
 	.comment_none	=

@@ -7,7 +7,8 @@
  * counters are kept per policy; toggling WA_OLD in sched/features changes
  * the decision mix that sched_wake_affine_tp reports; the module's old
  * policy decides like the kernel's WA_OLD for the same inputs
- * (differential check), whatever the imbalance_pct file says; policy
+ * (differential check), whatever the imbalance_pct file says, and its
+ * idle and weight copies like WA_IDLE and WA_WEIGHT; policy
  * switches under load count each wakeup in the row of the policy that
  * decided it; a module that registers a policy and fails its init leaves
  * no policy behind; and rmmod under 2 x CPUs streams while the policy
@@ -33,12 +34,15 @@ static const char * const policies[] = {
 	"idler_llc",
 };
 
-static const char * const feats[] = { "WA_OLD", "WA_IDLE", "WA_WEIGHT" };
+/* Saved and restored; wa_features() sets the first three. */
+static const char * const feats[] = {
+	"WA_OLD", "WA_IDLE", "WA_WEIGHT", "WA_BIAS",
+};
 
 FIXTURE(pol) {
 	const char *skip;
 	bool loaded_here;
-	int feat[3];
+	int feat[ARRAY_SIZE(feats)];
 	struct wl_table *t;
 };
 
@@ -86,7 +90,7 @@ static void wa_features(struct __test_metadata *_metadata, bool old,
 	const bool on[] = { old, idle, weight };
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(feats); i++)
+	for (i = 0; i < ARRAY_SIZE(on); i++)
 		ASSERT_EQ(0, wl_sched_feat_set(feats[i], on[i]));
 }
 
@@ -283,6 +287,90 @@ TEST_F_TIMEOUT(pol, old_policy_matches_wa_old, 120)
 TEST_F_TIMEOUT(pol, old_check_ignores_imbalance_pct_file, 120)
 {
 	old_check(_metadata, self, "1000");
+}
+
+/* The rules the idle and weight rows of oldcheck check, in that order. */
+static const char * const aff_rules[] = { "idle", "weight" };
+
+/*
+ * Whether every rule of aff_rules[] has @min agreeing checks in oldcheck;
+ * @agree, @disagree, @stale get each row's counts.
+ */
+static bool aff_counts(struct __test_metadata *_metadata, struct wl_table *t,
+		       unsigned long long min, unsigned long long *agree,
+		       unsigned long long *disagree, unsigned long long *stale)
+{
+	bool enough = true;
+	unsigned int i;
+
+	ASSERT_EQ(0, wl_module_table("oldcheck", t));
+	for (i = 0; i < ARRAY_SIZE(aff_rules); i++) {
+		ASSERT_EQ(0, wl_table_get(t, aff_rules[i], "agree", &agree[i]));
+		ASSERT_EQ(0, wl_table_get(t, aff_rules[i], "disagree",
+					  &disagree[i]));
+		ASSERT_EQ(0, wl_table_get(t, aff_rules[i], "stale", &stale[i]));
+		if (agree[i] < min)
+			enough = false;
+	}
+	return enough;
+}
+
+/*
+ * The differential check of the module's idle and weight copies against
+ * the kernel's WA_IDLE and WA_WEIGHT, with the default features (WA_OLD
+ * off; WA_IDLE, WA_WEIGHT and WA_BIAS on) and the hook registered while
+ * "kernel" is active, answering -1: each decision of rule idle or weight
+ * whose inputs held still from select() to the tracepoint is recomputed
+ * by idle+weight on them with the domain's imbalance_pct, which must
+ * reach the same rule and CPU.  Rounds of tcp_rr x 4 (idle CPUs, sync
+ * wakeups), then tcp_stream x 2 x CPUs (busy CPUs), until each rule has
+ * 100 agreeing checks (at most 4 rounds); no disagreement allowed.
+ */
+TEST_F_TIMEOUT(pol, idle_weight_match_wa_idle_wa_weight, 240)
+{
+	const unsigned long long min = 100;
+	unsigned long long agree[2], disagree[2], stale[2], calls, waker;
+	bool enough = false;
+	unsigned int i;
+	int round;
+	pid_t pid;
+
+	WL_SKIP_IF(self->skip);
+	ASSERT_EQ(0, wl_module_unload_retry());
+	ASSERT_EQ(0, wl_module_load("passthrough=register"));
+	wa_features(_metadata, false, true, true);
+	ASSERT_EQ(0, wl_sched_feat_set("WA_BIAS", true));
+	ASSERT_EQ(0, wl_knob_set("reset", "1"));
+	for (round = 1; round <= 4 && !enough; round++) {
+		ASSERT_EQ(0, wl_knob_set("enable", "1"));
+		pid = wl_load_start("tcp_rr", "4", 4);
+		ASSERT_LT(0, pid);
+		EXPECT_EQ(0, wl_load_wait(pid));
+		pid = wl_load_start("tcp_stream", "2*cpus", 4);
+		ASSERT_LT(0, pid);
+		EXPECT_EQ(0, wl_load_wait(pid));
+		ASSERT_EQ(0, wl_knob_set("enable", "0"));
+		enough = aff_counts(_metadata, self->t, min, agree, disagree,
+				    stale);
+	}
+	TH_LOG("idle+weight vs WA_IDLE, WA_WEIGHT: %d rounds", round - 1);
+	for (i = 0; i < ARRAY_SIZE(aff_rules); i++) {
+		decisions(_metadata, self->t, aff_rules[i], &calls, &waker);
+		TH_LOG("%s: %llu decisions (%llu waker): %llu agree, %llu disagree, %llu stale",
+		       aff_rules[i], calls, waker, agree[i], disagree[i],
+		       stale[i]);
+		/* Stale checks (inputs moved meanwhile) are no evidence. */
+		EXPECT_LE(min, agree[i])
+			TH_LOG("%s: only %llu agreeing checks of %llu decisions",
+			       aff_rules[i], agree[i], calls);
+		EXPECT_EQ(0ULL, disagree[i])
+			TH_LOG("%s: %llu of %llu differ", aff_rules[i],
+			       disagree[i], agree[i] + disagree[i]);
+	}
+	decisions(_metadata, self->t, "old", &calls, &waker);
+	EXPECT_EQ(0ULL, calls);
+	ASSERT_EQ(0, wl_module_unload_retry());
+	ASSERT_EQ(0, wl_module_load(NULL));
 }
 
 /**

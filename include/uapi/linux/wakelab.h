@@ -49,7 +49,7 @@
 	C(OLD,		"old")						\
 	C(POLICY,	"policy")
 
-/* oldcheck: the module's old policy recomputed against the kernel's. */
+/* oldcheck: the module's copies of the kernel's rules against its decisions. */
 #define WAKELAB_OLDCHECK_KEY	"rule"
 #define WAKELAB_OLDCHECK_COLUMNS(C)					\
 	C(AGREE,	"agree")	/* same answer as the kernel */	\
@@ -57,7 +57,9 @@
 	C(STALE,	"stale")	/* inputs changed: not compared */
 #define WAKELAB_OLDCHECK_ROWS(C)					\
 	C(OLD,		"old")		/* rule == old decisions */	\
-	C(ROW,		"row")		/* every decision vs its row */
+	C(ROW,		"row")		/* every decision vs its row */	\
+	C(IDLE,		"idle")		/* rule == idle decisions */	\
+	C(WEIGHT,	"weight")	/* rule == weight decisions */
 
 /* llc: one row per LLC, keyed by its first CPU. */
 #define WAKELAB_LLC_KEY		"llc"
