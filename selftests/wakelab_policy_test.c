@@ -324,9 +324,9 @@ static bool aff_counts(struct __test_metadata *_metadata, struct wl_table *t,
  * by idle+weight on them with the domain's imbalance_pct, which must
  * reach the same rule and CPU.  Rounds of tcp_rr x 4 (idle CPUs, sync
  * wakeups), then tcp_stream x 2 x CPUs (busy CPUs), until each rule has
- * 100 agreeing checks (at most 4 rounds); no disagreement allowed.
+ * 100 agreeing checks (at most 6 rounds); no disagreement allowed.
  */
-TEST_F_TIMEOUT(pol, idle_weight_match_wa_idle_wa_weight, 240)
+TEST_F_TIMEOUT(pol, idle_weight_match_wa_idle_wa_weight, 300)
 {
 	const unsigned long long min = 100;
 	unsigned long long agree[2], disagree[2], stale[2], calls, waker;
@@ -341,7 +341,7 @@ TEST_F_TIMEOUT(pol, idle_weight_match_wa_idle_wa_weight, 240)
 	wa_features(_metadata, false, true, true);
 	ASSERT_EQ(0, wl_sched_feat_set("WA_BIAS", true));
 	ASSERT_EQ(0, wl_knob_set("reset", "1"));
-	for (round = 1; round <= 4 && !enough; round++) {
+	for (round = 1; round <= 6 && !enough; round++) {
 		ASSERT_EQ(0, wl_knob_set("enable", "1"));
 		pid = wl_load_start("tcp_rr", "4", 4);
 		ASSERT_LT(0, pid);
