@@ -8,7 +8,8 @@
 
 # `make module` builds for kernel KERNEL of scripts/kernels; without it,
 # for the running kernel when its build tree is installed, else for the
-# stock kernel (scripts/vm builds for the kernel it boots).  KDIR= names
+# newest Debian image of the table (scripts/vm builds for the kernel it
+# boots).  KDIR= names
 # a build tree directly.
 MODVARS	:= $(shell bash -c '. scripts/lib.sh && wl_module_vars $(KERNEL)' 2>/dev/null)
 KDIR	?= $(patsubst KDIR=%,%,$(filter KDIR=%,$(MODVARS)))

@@ -30,7 +30,8 @@ WL_KSRC=${WL_KSRC:-$(wl_kernel stock && wl_source_dir "$WK_BASE")}
 
 # wl_module_vars [NAME]: the make variables `make module` builds with:
 # KDIR, the tree of kernel NAME (without NAME: the running kernel's build
-# tree when it has one, else the stock kernel's), and for a Debian image
+# tree when it has one, else the newest Debian image's, which make deps
+# obtains), and for a Debian image
 # WAKELAB_BTF and WAKELAB_KSRC, where module/Kbuild reads the kernel's
 # private layouts from.  WL_MODULES_DIR replaces /lib/modules (tests).
 wl_module_vars() {
@@ -40,7 +41,7 @@ wl_module_vars() {
 		echo "KDIR=$mods/$run/build"
 		return
 	fi
-	wl_kernel_paths "${1:-stock}"
+	wl_kernel_paths "${1:-$(wl_kernel_default image)}"
 	echo "KDIR=$WK_KDIR"
 	[ -z "$WK_BTF" ] || echo "WAKELAB_BTF=$WK_BTF"
 	[ "$WK_KIND" != image ] || echo "WAKELAB_KSRC=$(wl_source_dir "$WK_BASE")"

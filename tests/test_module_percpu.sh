@@ -5,13 +5,19 @@
 # variables come out of the small reserve all modules share (8 KiB on
 # x86-64), so a module that uses it can fail to load on a host with many
 # modules.  Checks the linked object (section .data..percpu) of the
-# observe-mode build (make module, against the host's headers) and of the
-# control-mode one (WAKELAB_FAKE_HOOK=1, compiled in a scratch copy; it
-# does not link against a stock kernel, but its object does).
+# observe-mode build and of the control-mode one (WAKELAB_FAKE_HOOK=1,
+# compiled in a scratch copy; it does not link against a stock kernel, but
+# its object does), against the headers of the first Debian image of make
+# check's kernels that the host's compiler builds for (make deps obtains
+# it).
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
 
-wl_kernel_paths stock
+for k in $(wl_kernel_check_names); do
+	wl_kernel "$k"
+	[ "$WK_KIND" = image ] && [ -z "$(wl_kernel_buildroot "$k")" ] && break
+done
+wl_kernel_paths "$k"
 kdir=$WK_KDIR
 echo "TAP version 13"
 echo "1..2"
