@@ -75,6 +75,25 @@ wl_merge_fragments() {
 	fi
 }
 
+# wl_table_fragment OUT: the configuration fragment of the table's kernel
+# WK_NAME (wl_kernel): wakelab.config alone, or with the fragments its
+# package column names (scripts/kernel/<f>.config) merged over it in
+# order into OUT; prints the fragment's path.
+wl_table_fragment() {
+	local out=$1 f frags=("$WL_FRAGMENT")
+	if [ "$WK_PKG" = - ]; then
+		echo "$WL_FRAGMENT"
+		return
+	fi
+	for f in ${WK_PKG//,/ }; do
+		[ -f "$WL_TOP/scripts/kernel/$f.config" ] ||
+			wl_die "scripts/kernels: $WK_NAME names scripts/kernel/$f.config, which does not exist"
+		frags+=("$WL_TOP/scripts/kernel/$f.config")
+	done
+	wl_merge_fragments "$out" "${frags[@]}"
+	echo "$out"
+}
+
 # wl_kmake SRC BUILD MAKE-ARGS...: kbuild of SRC out of tree in BUILD.
 wl_kmake() {
 	local src=$1 build=$2

@@ -40,17 +40,7 @@ if ! flock -n 9; then
 	flock 9
 fi
 # The fragment: wakelab.config, then the table's fragments over it.
-FRAGMENT=$WL_TOP/scripts/kernel/wakelab.config
-frags=("$FRAGMENT")
-if [ "$WK_PKG" != - ]; then
-	for f in ${WK_PKG//,/ }; do
-		[ -f "$WL_TOP/scripts/kernel/$f.config" ] ||
-			wl_die "scripts/kernels: $WK_NAME names scripts/kernel/$f.config, which does not exist"
-		frags+=("$WL_TOP/scripts/kernel/$f.config")
-	done
-	FRAGMENT=$BUILD.config-fragment
-	wl_merge_fragments "$FRAGMENT" "${frags[@]}"
-fi
+FRAGMENT=$(wl_table_fragment "$BUILD.config-fragment")
 
 # --- inputs ----------------------------------------------------------------
 
