@@ -31,9 +31,10 @@
  * policy that decides it: the probe reads the active row once per wakeup
  * (wl_place_begin()), the policy hook's select() decides with that row
  * (wl_place_row_of()), and the "row" check of oldcheck compares every
- * decision's rule with it.  The "old", "idle" and "weight" checks are the
- * policy layer's: it is called through the callback it registers
- * (wl_place_set_oldcheck()).
+ * decision's rule with it.  The "old", "idle", "weight" and "transplant"
+ * checks are the policy layer's: it is called through the callback it
+ * registers (wl_place_set_oldcheck()).  A rule above WA_RULE_POLICY is a
+ * feature added after the series (make upstream), counted as "feature".
  *
  * Probes are attached only while the enable file reads 1; detaching waits
  * with tracepoint_synchronize_unregister() so no probe runs on return.
@@ -92,8 +93,9 @@ static bool wl_enabled;
 /* The row new wakeups are counted in (the active policy); 0 is "kernel". */
 static int wl_row;
 
-static int (*wl_oldcheck)(struct task_struct *p, int this_cpu, int prev_cpu,
-			  int sync, int target, int rule);
+static void (*wl_oldcheck)(struct task_struct *p, int this_cpu,
+			   int prev_cpu, int sync, int target, int rule,
+			   unsigned long (*check)[WL_NR_CHECK_COLS]);
 
 static struct wl_counters __percpu *wl_counters;
 
@@ -221,12 +223,15 @@ static void wl_probe_wake_affine(void *data, struct task_struct *p,
 	struct wl_place_cpu *s = this_cpu_ptr(wl_cpu);
 	struct wl_counters *c = this_cpu_ptr(wl_counters);
 	unsigned long *row = c->check[WL_CHECK_ROW];
-	int (*check)(struct task_struct *p, int this_cpu, int prev_cpu,
-		     int sync, int target, int rule) = READ_ONCE(wl_oldcheck);
-	int col, crow;
+	void (*check)(struct task_struct *p, int this_cpu, int prev_cpu,
+		      int sync, int target, int rule,
+		      unsigned long (*counts)[WL_NR_CHECK_COLS]) =
+		READ_ONCE(wl_oldcheck);
 
-	if (rule < 0 || rule >= WL_NR_RULES)
+	if (rule < 0)
 		return;
+	if (rule > WL_RULE_POLICY)
+		rule = WL_RULE_FEATURE;
 	c->rule[rule][WL_DECISION_CALLS]++;
 	if (target == this_cpu)
 		c->rule[rule][WL_DECISION_WAKER]++;
@@ -239,20 +244,8 @@ static void wl_probe_wake_affine(void *data, struct task_struct *p,
 		row[WL_DISAGREE]++;
 	s->cur_p = NULL;
 
-	/* The kernel rules the module has copies of. */
-	if (rule == WL_RULE_OLD)
-		crow = WL_CHECK_OLD;
-	else if (rule == WL_RULE_IDLE)
-		crow = WL_CHECK_IDLE;
-	else if (rule == WL_RULE_WEIGHT)
-		crow = WL_CHECK_WEIGHT;
-	else
-		return;
-	if (!check)
-		return;
-	col = check(p, this_cpu, prev_cpu, sync, target, rule);
-	if (col >= 0)
-		c->check[crow][col]++;
+	if (check && rule != WL_RULE_NONE && rule != WL_RULE_POLICY)
+		check(p, this_cpu, prev_cpu, sync, target, rule, c->check);
 }
 
 static struct wl_tp_probe wl_place_probes[] = {
@@ -485,16 +478,17 @@ int wl_place_row_of(const struct task_struct *p)
 
 /**
  * wl_place_set_oldcheck() - the check of the kernel rules' decisions
- * @check: called for each WA_RULE_OLD, WA_RULE_IDLE and WA_RULE_WEIGHT
- *	decision, with the decision and its rule; returns the oldcheck
- *	column to count it in, or -1 for a wakeup it did not see.  NULL for
- *	none.
+ * @check: called for each decision of a kernel rule (WA_RULE_OLD,
+ *	WA_RULE_IDLE, WA_RULE_WEIGHT or a feature's), with the decision, its
+ *	rule (enum wl_rule) and this CPU's oldcheck counters to count it in.
+ *	NULL for none.
  *
  * Context: process, probes detached.
  */
-void wl_place_set_oldcheck(int (*check)(struct task_struct *p, int this_cpu,
-					int prev_cpu, int sync, int target,
-					int rule))
+void wl_place_set_oldcheck(void (*check)(struct task_struct *p, int this_cpu,
+					 int prev_cpu, int sync, int target,
+					 int rule,
+					 unsigned long (*counts)[WL_NR_CHECK_COLS]))
 {
 	WRITE_ONCE(wl_oldcheck, check);
 }

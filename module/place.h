@@ -93,8 +93,9 @@ struct wl_counters __percpu *wl_place_counters(void);
 void wl_place_set_row(int row);
 int wl_place_row(void);
 int wl_place_row_of(const struct task_struct *p);
-void wl_place_set_oldcheck(int (*check)(struct task_struct *p, int this_cpu,
-					int prev_cpu, int sync, int target,
-					int rule));
+void wl_place_set_oldcheck(void (*check)(struct task_struct *p, int this_cpu,
+					 int prev_cpu, int sync, int target,
+					 int rule,
+					 unsigned long (*counts)[WL_NR_CHECK_COLS]));
 
 #endif /* WAKELAB_PLACE_H */

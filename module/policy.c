@@ -21,23 +21,25 @@
  * with passthrough=register it stays registered and answers -1, which lets
  * the differential check below see the sched domain's imbalance_pct.
  *
- * The differential check: select() records its arguments per CPU and,
- * while the probes are enabled and "kernel" decides, the inputs of
- * wl_wa_old() (LLC statistics and loads, which other CPUs keep changing)
- * and of wl_wa_idle() (idle states, the waker CPU's runnable count), and
- * of wl_wa_weight() (CPU loads and capacities, the waker's and the
- * wakee's loads) when the idle copy has no opinion on them.  When
- * sched_wake_affine_tp then reports the decision of the same wakeup (the
- * placement probe calls wl_policy_oldcheck()), the inputs of the rule
- * that decided are read again.  If they are unchanged, the kernel decided
- * between the two readings on the same inputs, and the module's copy,
- * recomputed on them, must agree; if they changed, the wakeup counts as
- * stale (oldcheck).  A WA_RULE_OLD decision is checked against the
- * module's "old"; a WA_RULE_IDLE or WA_RULE_WEIGHT one against
- * "idle+weight" with WA_BIAS, which is wake_affine() with the default
- * features: the idle copy must have an opinion exactly when the rule is
- * WA_RULE_IDLE and then answer the kernel's CPU, the weight copy
- * otherwise.  WA_RULE_NONE (all rules off) leaves nothing to recompute.
+ * The differential checks: while the probes are enabled and "kernel"
+ * decides, select() evaluates, per CPU, the module's versions of the
+ * kernel's rules (fair.h's bodies: wake_affine_old(), and
+ * wake_affine_idle() then wake_affine_weight() as wake_affine() runs them
+ * by default) on the domain's imbalance_pct, each with a read log of the
+ * scheduler state it read, and so does, with transplant=<policy>, that
+ * policy's body followed by idle and weight, as wake_affine() runs a
+ * feature that `make upstream` added.  When sched_wake_affine_tp then
+ * reports the decision of the same wakeup (the placement probe calls
+ * wl_policy_oldcheck()), the evaluation the rule calls for is run again:
+ * if its log differs, the state changed and the wakeup counts as stale;
+ * if not, the kernel decided between two readings of the same state, and
+ * the module's evaluation must give its CPU and rule.  A WA_RULE_OLD
+ * decision is checked against "old", a WA_RULE_IDLE or WA_RULE_WEIGHT one
+ * against idle then weight (the idle copy must have an opinion exactly
+ * when the rule is WA_RULE_IDLE), and, with transplant=, every decision
+ * of the feature, idle or weight against the policy's evaluation too (row
+ * "transplant").  WA_BIAS is read from the bias file, on by default like
+ * the feature.  WA_RULE_NONE (all rules off) leaves nothing to recompute.
  */
 #include <linux/build_bug.h>
 #include <linux/module.h>
@@ -49,6 +51,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
+#include "fair.h"
 #include "place.h"
 #include "policies.h"
 #include "policy.h"
@@ -59,7 +62,8 @@ static_assert((int)WL_RULE_NONE == (int)WA_RULE_NONE &&
 	      (int)WL_RULE_WEIGHT == (int)WA_RULE_WEIGHT &&
 	      (int)WL_RULE_OLD == (int)WA_RULE_OLD &&
 	      (int)WL_RULE_POLICY == (int)WA_RULE_POLICY &&
-	      (int)WL_NR_RULES == (int)WA_RULE_POLICY + 1);
+	      (int)WL_RULE_FEATURE == (int)WA_RULE_POLICY + 1 &&
+	      (int)WL_NR_RULES == (int)WL_RULE_FEATURE + 1);
 
 static const struct wl_policy * const wl_policies[] = {
 	&wl_policy_kernel,
@@ -83,16 +87,24 @@ module_param(passthrough, charp, 0444);
 MODULE_PARM_DESC(passthrough,
 		 "while policy is kernel: unregister (no hook, default) or register (hook answers -1; needed by oldcheck)");
 
+static char *transplant = "";
+module_param(transplant, charp, 0444);
+MODULE_PARM_DESC(transplant,
+		 "a policy with a fair.c body to check against every decision of the feature, idle and weight (needs passthrough=register)");
+
+/* The policy transplant= names, NULL for none. */
+static const struct wl_policy *wl_transplant;
+
 /**
- * struct wl_aff_inputs - the inputs of wake_affine()'s default rules
- * @idle: wl_wa_idle()'s
- * @idle_cpu: the idle copy's answer on @idle (this_cpu, prev_cpu or -1)
- * @weight: wl_wa_weight()'s, read only when @idle_cpu is -1
+ * struct wl_eval - one evaluation of rules as wake_affine() runs them
+ * @target: this_cpu or prev_cpu
+ * @rule: the rule that gave the last answer (enum wl_rule)
+ * @log: what it read
  */
-struct wl_aff_inputs {
-	struct wl_idle_inputs idle;
-	int idle_cpu;
-	struct wl_weight_inputs weight;
+struct wl_eval {
+	int target;
+	int rule;
+	struct wl_fair_log log;
 };
 
 /**
@@ -101,10 +113,11 @@ struct wl_aff_inputs {
  * @this_cpu: waker CPU
  * @prev_cpu: previous CPU
  * @imbalance_pct: the domain's imbalance_pct
- * @have_in: @in and @aff were read
- * @old_ok: @in has both LLCs' statistics
- * @in: wl_wa_old()'s inputs when select() ran
- * @aff: wl_wa_idle()'s and wl_wa_weight()'s inputs when select() ran
+ * @have_in: the evaluations were made
+ * @old: "old"
+ * @dflt: idle, then weight
+ * @plant: the transplant= policy, then idle and weight
+ * @now: the probe's evaluation
  */
 struct wl_args_seen {
 	struct task_struct *p;
@@ -112,21 +125,62 @@ struct wl_args_seen {
 	int prev_cpu;
 	unsigned int imbalance_pct;
 	bool have_in;
-	bool old_ok;
-	struct wl_old_inputs in;
-	struct wl_aff_inputs aff;
+	struct wl_eval old, dflt, plant, now;
 };
 
 static struct wl_args_seen __percpu *wl_seen;
 
-/* Read the idle copy's inputs, and the weight copy's if idle has none. */
-static void wl_aff_inputs_get(const struct wake_affine_args *args,
-			      struct wl_aff_inputs *in)
+/*
+ * Evaluate @first (WA_RULE_OLD or the transplanted feature) if given, and,
+ * when @then_default and it has no opinion, idle then weight, with the
+ * domain's imbalance_pct, noting what was read in @e's log.
+ */
+static void wl_eval(const struct wake_affine_args *args, struct wl_eval *e,
+		    int (*first)(struct sched_domain *sd,
+				 struct task_struct *p, int this_cpu,
+				 int prev_cpu, int sync),
+		    int first_rule, bool then_default)
 {
-	wl_idle_inputs_get(args, &in->idle);
-	in->idle_cpu = wl_idle_decide(args, &in->idle);
-	if (in->idle_cpu < 0)
-		wl_weight_inputs_get(args, &in->weight);
+	struct sched_domain *sd = wl_fair_sd(args->imbalance_pct);
+	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
+	int target = nr_cpumask_bits, rule = WL_RULE_NONE;
+
+	wl_fair_log_open(&e->log);
+	if (first) {
+		target = first(sd, args->p, this_cpu, prev_cpu, args->sync);
+		rule = first_rule;
+	}
+	if (then_default && target == nr_cpumask_bits) {
+		target = wl_fair_idle_rule(sd, args->p, this_cpu, prev_cpu,
+					   args->sync);
+		rule = WL_RULE_IDLE;
+	}
+	if (then_default && target == nr_cpumask_bits) {
+		target = wl_fair_weight(sd, args->p, this_cpu, prev_cpu,
+					args->sync);
+		rule = WL_RULE_WEIGHT;
+	}
+	wl_fair_log_close();
+	e->target = target == this_cpu ? this_cpu : prev_cpu;
+	e->rule = rule;
+}
+
+static void wl_eval_old(const struct wake_affine_args *args,
+			struct wl_eval *e)
+{
+	wl_eval(args, e, wl_fair_old, WL_RULE_OLD, false);
+}
+
+static void wl_eval_dflt(const struct wake_affine_args *args,
+			 struct wl_eval *e)
+{
+	wl_eval(args, e, NULL, WL_RULE_NONE, true);
+}
+
+static void wl_eval_plant(const struct wake_affine_args *args,
+			  struct wl_eval *e)
+{
+	wl_eval(args, e, wl_transplant->fair, WL_RULE_FEATURE, true);
 }
 
 static int wl_hook_select(const struct wake_affine_args *args)
@@ -141,8 +195,10 @@ static int wl_hook_select(const struct wake_affine_args *args)
 	/* Only the kernel's own rules can report WA_RULE_{OLD,IDLE,WEIGHT}. */
 	s->have_in = !row && wl_place_enabled();
 	if (s->have_in) {
-		s->old_ok = wl_old_inputs_get(args, &s->in);
-		wl_aff_inputs_get(args, &s->aff);
+		wl_eval_old(args, &s->old);
+		wl_eval_dflt(args, &s->dflt);
+		if (wl_transplant)
+			wl_eval_plant(args, &s->plant);
 	}
 	return wl_policies[row]->select(args);
 }
@@ -237,88 +293,81 @@ int wl_policy_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-/* A WA_RULE_OLD decision against the old policy on @s's inputs. */
-static int wl_check_old(struct wl_args_seen *s,
-			const struct wake_affine_args *args, int target)
-{
-	struct wl_old_inputs now;
-	int mine;
-
-	if (!s->old_ok || !wl_old_inputs_get(args, &now) ||
-	    !wl_old_inputs_same(&s->in, &now))
-		return WL_STALE;
-	mine = wl_old_pull(&s->in, args->sync, args->imbalance_pct) ?
-	       args->this_cpu : args->prev_cpu;
-	return mine == target ? WL_AGREE : WL_DISAGREE;
-}
-
 /*
- * A WA_RULE_IDLE or WA_RULE_WEIGHT decision against idle+weight on @s's
- * inputs, WA_BIAS on: the rule and the CPU must both be the kernel's.
- * The weight inputs are compared only where the idle copy has no opinion.
+ * Run @eval again into @s->now and count the decision in @row: stale if
+ * it read another state than @seen, else agree when it gives the kernel's
+ * CPU and rule.
  */
-static int wl_check_aff(struct wl_args_seen *s,
-			const struct wake_affine_args *args, int rule,
-			int target)
+static void wl_check(struct wl_args_seen *s, const struct wake_affine_args *args,
+		     void (*eval)(const struct wake_affine_args *args,
+				  struct wl_eval *e),
+		     const struct wl_eval *seen, int target, int rule,
+		     unsigned long *row)
 {
-	struct wl_aff_inputs *in = &s->aff;
-	struct wl_aff_inputs now;
-	int mine;
-
-	wl_aff_inputs_get(args, &now);
-	if (!wl_idle_inputs_same(&in->idle, &now.idle))
-		return WL_STALE;
-	if (in->idle_cpu >= 0)
-		return rule == WA_RULE_IDLE && in->idle_cpu == target ?
-		       WL_AGREE : WL_DISAGREE;
-	if (!wl_weight_inputs_same(&in->weight, &now.weight))
-		return WL_STALE;
-	if (rule != WA_RULE_WEIGHT)
-		return WL_DISAGREE;
-	mine = wl_weight_decide(args, &in->weight, true, args->imbalance_pct);
-	mine = mine == args->this_cpu ? mine : args->prev_cpu;
-	return mine == target ? WL_AGREE : WL_DISAGREE;
+	eval(args, &s->now);
+	if (!wl_fair_log_same(&seen->log, &s->now.log))
+		row[WL_STALE]++;
+	else if (seen->target == target && seen->rule == rule)
+		row[WL_AGREE]++;
+	else
+		row[WL_DISAGREE]++;
 }
 
 /**
  * wl_policy_oldcheck() - recompute a kernel rule's decision with the
- *	module's copy
+ *	module's versions
  * @p: wakee
  * @this_cpu: waker CPU
  * @prev_cpu: previous CPU
  * @sync: WF_SYNC
  * @target: the kernel's answer (this_cpu or prev_cpu)
- * @rule: the rule that decided: WA_RULE_OLD, WA_RULE_IDLE or
- *	WA_RULE_WEIGHT
+ * @rule: the rule that decided (enum wl_rule): old, idle, weight or
+ *	feature
+ * @counts: this CPU's oldcheck counters
  *
  * Called by the placement probe for such a decision, right after the hook
- * saw the same wakeup on this CPU.  The recomputation uses the inputs
- * select() read (unchanged since, or the check is stale) and the domain's
- * imbalance_pct, as the kernel did; the imbalance_pct and bias files only
- * steer the module's own policies.
- *
- * Return: the oldcheck column to count the decision in, or -1 when
- * select() did not see this wakeup.
+ * saw the same wakeup on this CPU.  The evaluations use the domain's
+ * imbalance_pct, as the kernel did; the imbalance_pct file only steers the
+ * module's own policies.  A wakeup select() did not see is not counted.
  */
-static int wl_policy_oldcheck(struct task_struct *p, int this_cpu,
-			      int prev_cpu, int sync, int target, int rule)
+static void wl_policy_oldcheck(struct task_struct *p, int this_cpu,
+			       int prev_cpu, int sync, int target, int rule,
+			       unsigned long (*counts)[WL_NR_CHECK_COLS])
 {
 	struct wl_args_seen *s = this_cpu_ptr(wl_seen);
 	struct wake_affine_args args;
 
 	if (s->p != p || s->this_cpu != this_cpu || s->prev_cpu != prev_cpu)
-		return -1;
+		return;
 	s->p = NULL;
-	if (!s->have_in)
-		return WL_STALE;
 	args.p = p;
 	args.this_cpu = this_cpu;
 	args.prev_cpu = prev_cpu;
 	args.sync = sync;
 	args.imbalance_pct = s->imbalance_pct;
-	if (rule == WA_RULE_OLD)
-		return wl_check_old(s, &args, target);
-	return wl_check_aff(s, &args, rule, target);
+
+	if (rule == WL_RULE_OLD) {
+		if (!s->have_in)
+			counts[WL_CHECK_OLD][WL_STALE]++;
+		else
+			wl_check(s, &args, wl_eval_old, &s->old, target, rule,
+				 counts[WL_CHECK_OLD]);
+	} else if (rule == WL_RULE_IDLE || rule == WL_RULE_WEIGHT) {
+		int row = rule == WL_RULE_IDLE ? WL_CHECK_IDLE : WL_CHECK_WEIGHT;
+
+		if (!s->have_in)
+			counts[row][WL_STALE]++;
+		else
+			wl_check(s, &args, wl_eval_dflt, &s->dflt, target,
+				 rule, counts[row]);
+	}
+	if (!wl_transplant || rule == WL_RULE_OLD)
+		return;
+	if (!s->have_in)
+		counts[WL_CHECK_TRANSPLANT][WL_STALE]++;
+	else
+		wl_check(s, &args, wl_eval_plant, &s->plant, target, rule,
+			 counts[WL_CHECK_TRANSPLANT]);
 }
 
 /* Once the hook is gone: the placement probe's check goes too. */
@@ -328,19 +377,39 @@ static void wl_policy_free(void)
 	tracepoint_synchronize_unregister();
 	free_percpu(wl_seen);
 	wl_seen = NULL;
+	wl_fair_exit();
 }
 
 int wl_policy_init(void)
 {
-	int ret;
+	int i, ret;
 
 	if (strcmp(passthrough, "register") && !wl_unregister_idle()) {
 		pr_err("passthrough must be register or unregister\n");
 		return -EINVAL;
 	}
+	if (*transplant) {
+		for (i = 0; i < ARRAY_SIZE(wl_policies); i++)
+			if (!strcmp(transplant, wl_policies[i]->name))
+				wl_transplant = wl_policies[i];
+		if (!wl_transplant || !wl_transplant->fair) {
+			pr_err("transplant=%s: not a policy with a fair.c body\n",
+			       transplant);
+			return -EINVAL;
+		}
+		if (wl_unregister_idle()) {
+			pr_err("transplant= needs passthrough=register\n");
+			return -EINVAL;
+		}
+	}
+	ret = wl_fair_init();
+	if (ret)
+		return ret;
 	wl_seen = alloc_percpu(struct wl_args_seen);
-	if (!wl_seen)
+	if (!wl_seen) {
+		wl_fair_exit();
 		return -ENOMEM;
+	}
 	wl_place_set_oldcheck(wl_policy_oldcheck);
 	ret = wl_policy_set("kernel");
 	if (ret) {

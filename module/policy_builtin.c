@@ -3,24 +3,25 @@
  * wakelab: the built-in wake-affine policies.
  *
  * kernel, old, idle, weight, idle+weight, always and never, plus the
- * helpers and the tunables (bias, imbalance_pct files) they share.  idle,
- * weight and old are module copies of wake_affine_idle(),
- * wake_affine_weight() and wake_affine_old() in
- * kernel/sched/fair.c of the patched kernel (6.1, 6.12 and 7.3 differ only
- * in WA_IDLE's sync count), built on the helpers the series exports.  Each
- * reads its inputs first and decides on them, so the oldcheck differential
- * check (policy.c) recomputes it on the inputs it compared.  A policy
- * answers args->this_cpu (pull the wakee to the waker) or args->prev_cpu
- * (leave it); "kernel" answers -1, leaving the decision to the sched
- * features.  Every select() runs in the context policies.h describes: raw
- * p->pi_lock held, interrupts off.
+ * tunables (bias, imbalance_pct files) they share.  idle, weight and old
+ * are wake_affine_idle(), wake_affine_weight() and wake_affine_old() of
+ * the patched kernel's kernel/sched/fair.c, written with fair.c's names
+ * (fair.h): only WA_IDLE's sync count is spelt differently, as
+ * sched_cpu_nr_runnable(), the count 6.12 and 7.3 compare (6.1: its
+ * nr_running).  The differential checks of policy.c evaluate the same
+ * functions.  A policy answers args->this_cpu (pull the wakee to the
+ * waker) or args->prev_cpu (leave it); "kernel" answers -1, leaving the
+ * decision to the sched features.  Every select() runs in the context
+ * policies.h describes: raw p->pi_lock held, interrupts off.
  */
 #include <linux/errno.h>
 #include <linux/sched.h>
 #include <linux/sched/topology.h>
 
+#include "fair.h"
 #include "policies.h"
 #include "policy.h"
+#include "wa_old.h"
 
 /* The imbalance_pct file's range (0: the domain's). */
 #define WL_PCT_MIN	100
@@ -71,234 +72,121 @@ unsigned int wl_pct(const struct wake_affine_args *args)
 }
 
 /**
- * wl_cpu_idle() - available_idle_cpu(), as wake_affine_idle() tests it
- * @cpu: CPU
- *
- * Idle, no wakeup queued for it, and (in a guest) its vCPU not preempted.
- * The 6.1 and 6.12 series export available_idle_cpu() itself; from 7.3 on
- * it is private to kernel/sched/, and the series exports sched_cpu_idle()
- * instead, also defined as a macro to test for.
- */
-bool wl_cpu_idle(int cpu)
-{
-#ifdef sched_cpu_idle
-	return sched_cpu_idle(cpu);
-#else
-	return available_idle_cpu(cpu);
-#endif
-}
-
-/*
- * The count wake_affine_idle()'s sync test compares with 1: where the
- * kernel has delayed dequeue, its header provides sched_cpu_nr_runnable()
- * (rq->nr_running less the delayed-dequeue tasks, as the kernel's own test
- * reads it); elsewhere rq->nr_running.
- */
-#ifdef sched_cpu_nr_runnable
-#define wl_cpu_nr_sync(cpu)	sched_cpu_nr_runnable(cpu)
-#else
-#define wl_cpu_nr_sync(cpu)	sched_cpu_nr_running(cpu)
-#endif
-
-/**
- * wl_idle_inputs_get() - read what wl_wa_idle() decides on, now
+ * wl_fair_answer() - a body's answer as a select() answer
  * @args: the question
- * @in: the inputs
- */
-void wl_idle_inputs_get(const struct wake_affine_args *args,
-			struct wl_idle_inputs *in)
-{
-	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
-
-	in->this_idle = wl_cpu_idle(this_cpu);
-	in->share_cache = in->this_idle && cpus_share_cache(this_cpu, prev_cpu);
-	in->this_nr = args->sync ? wl_cpu_nr_sync(this_cpu) : 0;
-	in->prev_idle = wl_cpu_idle(prev_cpu);
-}
-
-/* Whether two readings of wl_wa_idle()'s inputs are the same. */
-bool wl_idle_inputs_same(const struct wl_idle_inputs *a,
-			 const struct wl_idle_inputs *b)
-{
-	return a->this_idle == b->this_idle &&
-	       a->share_cache == b->share_cache &&
-	       a->prev_idle == b->prev_idle && a->this_nr == b->this_nr;
-}
-
-/**
- * wl_idle_decide() - wake_affine_idle() of the kernel built for, on inputs
- *	already read
- * @args: the question
- * @in: its inputs (wl_idle_inputs_get())
+ * @cpu: the body's answer
+ * @none: the answer for no opinion (nr_cpumask_bits or anything else)
  *
- * Return: this_cpu, prev_cpu, or -1 for no opinion.
+ * Return: this_cpu or prev_cpu as the body answered, else @none.
  */
-int wl_idle_decide(const struct wake_affine_args *args,
-		   const struct wl_idle_inputs *in)
+int wl_fair_answer(const struct wake_affine_args *args, int cpu, int none)
 {
-	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
+	return cpu == args->this_cpu || cpu == args->prev_cpu ? cpu : none;
+}
 
-	if (in->this_idle && in->share_cache)
-		return in->prev_idle ? prev_cpu : this_cpu;
-	if (args->sync && in->this_nr == 1)
+static int
+wake_affine_idle(int this_cpu, int prev_cpu, int sync)
+{
+	/*
+	 * If this_cpu is idle, it implies the wakeup is from interrupt
+	 * context. Only allow the move if cache is shared.
+	 *
+	 * If the prev_cpu is idle and cache affine then avoid a migration.
+	 */
+	if (available_idle_cpu(this_cpu) && cpus_share_cache(this_cpu, prev_cpu))
+		return available_idle_cpu(prev_cpu) ? prev_cpu : this_cpu;
+
+	if (sync && sched_cpu_nr_runnable(this_cpu) == 1)
 		return this_cpu;
-	if (in->prev_idle)
+
+	if (available_idle_cpu(prev_cpu))
 		return prev_cpu;
-	return -1;
+
+	return nr_cpumask_bits;
 }
 
-/**
- * wl_wa_idle() - wake_affine_idle() of the kernel built for
- * @args: the question
- *
- * Return: this_cpu, prev_cpu, or -1 for no opinion.
- */
-int wl_wa_idle(const struct wake_affine_args *args)
-{
-	struct wl_idle_inputs in;
-
-	wl_idle_inputs_get(args, &in);
-	return wl_idle_decide(args, &in);
-}
-
-/**
- * wl_weight_inputs_get() - read what wl_wa_weight() decides on, now
- * @args: the question
- * @in: the inputs
- */
-void wl_weight_inputs_get(const struct wake_affine_args *args,
-			  struct wl_weight_inputs *in)
-{
-	int this_cpu = args->this_cpu, prev_cpu = args->prev_cpu;
-
-	in->this_load = sched_cpu_load(this_cpu);
-	in->cur_load = args->sync ? sched_task_load(current) : 0;
-	in->task_load = sched_task_load(args->p);
-	in->prev_load = sched_cpu_load(prev_cpu);
-	in->this_cap = sched_cpu_capacity(this_cpu);
-	in->prev_cap = sched_cpu_capacity(prev_cpu);
-}
-
-/* Whether two readings of wl_wa_weight()'s inputs are the same. */
-bool wl_weight_inputs_same(const struct wl_weight_inputs *a,
-			   const struct wl_weight_inputs *b)
-{
-	return a->this_load == b->this_load &&
-	       a->prev_load == b->prev_load &&
-	       a->cur_load == b->cur_load && a->task_load == b->task_load &&
-	       a->this_cap == b->this_cap && a->prev_cap == b->prev_cap;
-}
-
-/**
- * wl_weight_decide() - wake_affine_weight() on inputs already read
- * @args: the question
- * @in: its inputs (wl_weight_inputs_get())
- * @bias: WA_BIAS
- * @pct: imbalance_pct (at least 100)
- *
- * The arithmetic and its types are the kernel's: the loads are unsigned
- * long, the effective loads s64.
- *
- * Return: this_cpu, or -1 for no opinion.
- */
-int wl_weight_decide(const struct wake_affine_args *args,
-		     const struct wl_weight_inputs *in, bool bias,
-		     unsigned int pct)
+static int
+wake_affine_weight(struct sched_domain *sd, struct task_struct *p,
+		   int this_cpu, int prev_cpu, int sync)
 {
 	s64 this_eff_load, prev_eff_load;
+	unsigned long task_load;
 
-	this_eff_load = in->this_load;
-	if (args->sync) {
-		if (in->cur_load > this_eff_load)
-			return args->this_cpu;
-		this_eff_load -= in->cur_load;
+	this_eff_load = cpu_load(cpu_rq(this_cpu));
+
+	if (sync) {
+		unsigned long current_load = task_h_load(current);
+
+		if (current_load > this_eff_load)
+			return this_cpu;
+
+		this_eff_load -= current_load;
 	}
 
-	this_eff_load += in->task_load;
-	if (bias)
+	task_load = task_h_load(p);
+
+	this_eff_load += task_load;
+	if (sched_feat(WA_BIAS))
 		this_eff_load *= 100;
-	this_eff_load *= in->prev_cap;
+	this_eff_load *= capacity_of(prev_cpu);
 
-	prev_eff_load = in->prev_load;
-	prev_eff_load -= in->task_load;
-	if (bias)
-		prev_eff_load *= 100 + (pct - 100) / 2;
-	prev_eff_load *= in->this_cap;
+	prev_eff_load = cpu_load(cpu_rq(prev_cpu));
+	prev_eff_load -= task_load;
+	if (sched_feat(WA_BIAS))
+		prev_eff_load *= 100 + (sd->imbalance_pct - 100) / 2;
+	prev_eff_load *= capacity_of(this_cpu);
 
-	/* A tie stacks the wakee on a sync waker. */
-	if (args->sync)
+	/*
+	 * If sync, adjust the weight of prev_eff_load such that if
+	 * prev_eff == this_eff that select_idle_sibling() will consider
+	 * stacking the wakee on top of the waker if no other CPU is
+	 * idle.
+	 */
+	if (sync)
 		prev_eff_load += 1;
 
-	return this_eff_load < prev_eff_load ? args->this_cpu : -1;
+	return this_eff_load < prev_eff_load ? this_cpu : nr_cpumask_bits;
 }
 
-/**
- * wl_wa_weight() - wake_affine_weight(), WA_BIAS read from the bias file
- * @args: the question
- *
- * Return: this_cpu, or -1 for no opinion.
- */
-int wl_wa_weight(const struct wake_affine_args *args)
+/* The three rules with one signature, for the table and policy.c. */
+int wl_fair_old(struct sched_domain *sd, struct task_struct *p,
+		int this_cpu, int prev_cpu, int sync)
 {
-	struct wl_weight_inputs in;
-
-	wl_weight_inputs_get(args, &in);
-	return wl_weight_decide(args, &in, READ_ONCE(wl_bias), wl_pct(args));
+	return wake_affine_old(sd, p, this_cpu, prev_cpu, sync);
 }
 
-/**
- * wl_old_inputs_get() - read what wl_wa_old() would read now
- * @args: the question
- * @in: the inputs
- *
- * Return: false when an LLC has no statistics.
- */
-bool wl_old_inputs_get(const struct wake_affine_args *args,
-		       struct wl_old_inputs *in)
+int wl_fair_idle_rule(struct sched_domain *sd, struct task_struct *p,
+		      int this_cpu, int prev_cpu, int sync)
 {
-	if (!sched_llc_stats_get(args->prev_cpu, &in->prev_llc) ||
-	    !sched_llc_stats_get(args->this_cpu, &in->this_llc))
-		return false;
-	in->cur_load = args->sync ? sched_task_load(current) : 0;
-	in->task_load = sched_task_load(args->p);
-	return true;
+	return wake_affine_idle(this_cpu, prev_cpu, sync);
 }
 
-static bool wl_llc_stats_same(const struct sched_llc_stats *a,
-			      const struct sched_llc_stats *b)
+int wl_fair_weight(struct sched_domain *sd, struct task_struct *p,
+		   int this_cpu, int prev_cpu, int sync)
 {
-	return a->nr_running == b->nr_running && a->load == b->load &&
-	       a->capacity == b->capacity &&
-	       a->has_capacity == b->has_capacity;
+	return wake_affine_weight(sd, p, this_cpu, prev_cpu, sync);
 }
 
-/* Whether two readings of wl_wa_old()'s inputs would decide alike. */
-bool wl_old_inputs_same(const struct wl_old_inputs *a,
-			const struct wl_old_inputs *b)
+/* The kernel's default: WA_IDLE, then WA_WEIGHT when it has no opinion. */
+static int wl_fair_idle_weight(struct sched_domain *sd, struct task_struct *p,
+			       int this_cpu, int prev_cpu, int sync)
 {
-	return wl_llc_stats_same(&a->this_llc, &b->this_llc) &&
-	       wl_llc_stats_same(&a->prev_llc, &b->prev_llc) &&
-	       a->cur_load == b->cur_load && a->task_load == b->task_load;
+	int target = wake_affine_idle(this_cpu, prev_cpu, sync);
+
+	if (target == nr_cpumask_bits)
+		target = wake_affine_weight(sd, p, this_cpu, prev_cpu, sync);
+	return target;
 }
 
-/**
- * wl_wa_old() - wake_affine_old(): compare the two LLCs' statistics
- * @args: the question
- *
- * Return: this_cpu, or -1 for no opinion.
- */
-int wl_wa_old(const struct wake_affine_args *args)
+/* A rule's answer as a decision: no opinion means the previous CPU. */
+static int wl_decide(const struct wake_affine_args *args,
+		     int (*fair)(struct sched_domain *sd,
+				 struct task_struct *p, int this_cpu,
+				 int prev_cpu, int sync))
 {
-	struct wl_old_inputs in;
+	int cpu = fair(wl_fair_sd(wl_pct(args)), args->p, args->this_cpu,
+		       args->prev_cpu, args->sync);
 
-	if (!wl_old_inputs_get(args, &in))
-		return -1;
-	return wl_old_pull(&in, args->sync, wl_pct(args)) ? args->this_cpu : -1;
-}
-
-/* A helper's answer as a decision: no opinion means the previous CPU. */
-static int wl_decide(const struct wake_affine_args *args, int cpu)
-{
 	return cpu == args->this_cpu ? cpu : args->prev_cpu;
 }
 
@@ -309,36 +197,45 @@ static int wl_select_kernel(const struct wake_affine_args *args)
 
 static int wl_select_old(const struct wake_affine_args *args)
 {
-	return wl_decide(args, wl_wa_old(args));
+	return wl_decide(args, wl_fair_old);
 }
 
 static int wl_select_idle(const struct wake_affine_args *args)
 {
-	return wl_decide(args, wl_wa_idle(args));
+	return wl_decide(args, wl_fair_idle_rule);
 }
 
 static int wl_select_weight(const struct wake_affine_args *args)
 {
-	return wl_decide(args, wl_wa_weight(args));
+	return wl_decide(args, wl_fair_weight);
 }
 
 static int wl_select_idle_weight(const struct wake_affine_args *args)
 {
-	int cpu = wl_wa_idle(args);
-
-	if (cpu < 0)
-		cpu = wl_wa_weight(args);
-	return wl_decide(args, cpu);
+	return wl_decide(args, wl_fair_idle_weight);
 }
 
-static int wl_select_always(const struct wake_affine_args *args)
+/*
+ * WA_ALWAYS: always wake the task on the waking CPU's side, whatever the
+ * loads and idle states: the upper bound of wake-affine pulling, to
+ * measure what WA_IDLE and WA_WEIGHT save by saying no.
+ */
+static int
+wake_affine_always(struct sched_domain *sd, struct task_struct *p,
+		   int this_cpu, int prev_cpu, int sync)
 {
-	return args->this_cpu;
+	return this_cpu;
 }
 
-static int wl_select_never(const struct wake_affine_args *args)
+/*
+ * WA_NEVER: never pull the task to the waking CPU's side: the lower bound
+ * of wake-affine pulling, as if SD_WAKE_AFFINE were clear.
+ */
+static int
+wake_affine_never(struct sched_domain *sd, struct task_struct *p,
+		  int this_cpu, int prev_cpu, int sync)
 {
-	return args->prev_cpu;
+	return prev_cpu;
 }
 
 const struct wl_policy wl_policy_kernel = {
@@ -350,35 +247,31 @@ const struct wl_policy wl_policy_kernel = {
 const struct wl_policy wl_policy_old = {
 	.name	= "old",
 	.select	= wl_select_old,
+	.fair	= wl_fair_old,
 	.doc	= "wake_affine_old(): LLC nr_running, load and capacity",
 };
 
 const struct wl_policy wl_policy_idle = {
 	.name	= "idle",
 	.select	= wl_select_idle,
+	.fair	= wl_fair_idle_rule,
 	.doc	= "wake_affine_idle(): idle waker or previous CPU, sync to a lone waker",
 };
 
 const struct wl_policy wl_policy_weight = {
 	.name	= "weight",
 	.select	= wl_select_weight,
+	.fair	= wl_fair_weight,
 	.doc	= "wake_affine_weight(): capacity-scaled CPU loads, bias file for WA_BIAS",
 };
 
 const struct wl_policy wl_policy_idle_weight = {
 	.name	= "idle+weight",
 	.select	= wl_select_idle_weight,
+	.fair	= wl_fair_idle_weight,
 	.doc	= "idle, then weight when idle has no opinion (the kernel's default)",
 };
 
-const struct wl_policy wl_policy_always = {
-	.name	= "always",
-	.select	= wl_select_always,
-	.doc	= "always the waker's CPU",
-};
+WL_FAIR_POLICY(always, "always the waker's CPU");
 
-const struct wl_policy wl_policy_never = {
-	.name	= "never",
-	.select	= wl_select_never,
-	.doc	= "always the previous CPU",
-};
+WL_FAIR_POLICY(never, "always the previous CPU");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * module/wa_old.h, the arithmetic of WA_OLD, on fixed inputs (TAP).
- * tests/test_wa_old.sh builds it for the host's 64-bit ABI and with -m32:
- * the answers must be the same, those of the rule on 64-bit.
+ * module/wa_old.h, wake_affine_old() as the module and the patched fair.c
+ * have it, on fixed inputs (TAP), with stubs for the fair.c names it
+ * reads.  tests/test_wa_old.sh builds it for the host's 64-bit ABI and with
+ * -m32: the answers must be the same, those of the rule on 64-bit.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,8 +13,40 @@
 
 typedef int64_t s64;
 
-/* The pinned API (struct sched_llc_stats), as the module sees it. */
-#include "../module/compat/linux/sched/wake_affine.h"
+/* What wake_affine_old() reads, set by each case. */
+struct sched_domain {
+	unsigned int imbalance_pct;
+};
+
+struct task_struct {
+	unsigned long load;
+};
+
+struct llc_stats {
+	unsigned long nr_running;
+	unsigned long load;
+	unsigned long capacity;
+	int has_capacity;
+};
+
+#define THIS_CPU	0
+#define PREV_CPU	2
+#define nr_cpumask_bits	4
+
+static struct llc_stats llc[nr_cpumask_bits];
+static struct task_struct waker, *current = &waker;
+
+static bool read_llc_stats(struct llc_stats *stats, int cpu)
+{
+	*stats = llc[cpu];
+	return true;
+}
+
+static unsigned long task_h_load(struct task_struct *p)
+{
+	return p->load;
+}
+
 #include "../module/wa_old.h"
 
 struct wa_case {
@@ -50,15 +83,17 @@ int main(void)
 	ksft_set_plan(sizeof(cases) / sizeof(cases[0]));
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct wa_case *c = &cases[i];
-		struct wl_old_inputs in = {
-			.this_llc = { c->this_nr, c->this_load, 2048,
-				      c->this_room, 2, 0 },
-			.prev_llc = { c->prev_nr, c->prev_load, 2048,
-				      c->prev_room, 2, 2 },
-			.cur_load = c->cur,
-			.task_load = c->task,
-		};
-		bool got = wl_old_pull(&in, c->sync, 117);
+		struct sched_domain sd = { .imbalance_pct = 117 };
+		struct task_struct wakee = { .load = c->task };
+		bool got;
+
+		llc[THIS_CPU] = (struct llc_stats){ c->this_nr, c->this_load,
+						    2048, c->this_room };
+		llc[PREV_CPU] = (struct llc_stats){ c->prev_nr, c->prev_load,
+						    2048, c->prev_room };
+		waker.load = c->cur;
+		got = wake_affine_old(&sd, &wakee, THIS_CPU, PREV_CPU,
+				      c->sync) == THIS_CPU;
 
 		if (got != c->pull)
 			ksft_print_msg("%s: %s, the rule says %s (%zu-bit long)\n",

@@ -165,7 +165,7 @@ static int wl_spec_item(struct wl_spec *s, char *tok, int *dflt,
 		return wl_spec_add(s, WL_IT_ARG, "", tok + 4, err, elen);
 	}
 	if (!strncmp(tok, "wakelab:", 8)) {
-		if (!wl_is_word(tok + 8, "-"))
+		if (!wl_is_word(tok + 8, "+-"))
 			return wl_err(err, elen,
 				      "spec '%s': bad wakelab policy name '%s'",
 				      s->text, tok + 8);

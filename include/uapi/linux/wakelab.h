@@ -47,7 +47,8 @@
 	C(IDLE,		"idle")						\
 	C(WEIGHT,	"weight")					\
 	C(OLD,		"old")						\
-	C(POLICY,	"policy")
+	C(POLICY,	"policy")					\
+	C(FEATURE,	"feature")	/* a rule above WA_RULE_POLICY */
 
 /* oldcheck: the module's copies of the kernel's rules against its decisions. */
 #define WAKELAB_OLDCHECK_KEY	"rule"
@@ -59,7 +60,8 @@
 	C(OLD,		"old")		/* rule == old decisions */	\
 	C(ROW,		"row")		/* every decision vs its row */	\
 	C(IDLE,		"idle")		/* rule == idle decisions */	\
-	C(WEIGHT,	"weight")	/* rule == weight decisions */
+	C(WEIGHT,	"weight")	/* rule == weight decisions */	\
+	C(TRANSPLANT,	"transplant")	/* transplant= vs the kernel */
 
 /* llc: one row per LLC, keyed by its first CPU. */
 #define WAKELAB_LLC_KEY		"llc"
