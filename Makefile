@@ -137,6 +137,18 @@ kernel:
 kernel-check:
 	@scripts/kernel/check-series $(call wl_opt,kernel,KERNEL)
 
+# A module policy (module/policy_$(POLICY).c) as a mail-ready series in
+# results/upstream/$(POLICY)/: the series of BASE (default: the newest) or
+# of the git tree KSRC given here, plus the body as the sched feature
+# WA_<NAME>, its numbers from the latest report of make compare
+# POLICIES='kernel;<name>' (or REPORT=dir); checkpatch, the base series'
+# steps and the new kernel built unless NO_BUILD=1 (docs/upstream.md).
+upstream:
+	@scripts/upstream $(call wl_opt,policy,POLICY) $(call wl_opt,base,BASE) \
+		$(if $(filter command line,$(origin KSRC)),--ksrc '$(KSRC)') \
+		$(call wl_opt,report,REPORT) $(call wl_opt,results,RESULTS) \
+		$(call wl_opt,jobs,JOBS) $(if $(NO_BUILD),--no-build)
+
 # The debug kernel (scripts/kernel/debug.config over the patched one:
 # KASAN, lockdep, kmemleak, ...; on the newest base with PREEMPT_RT), and
 # the suite, the long fuzzer/stress runs and a kmemleak scan on it.
@@ -146,4 +158,4 @@ kernel-debug:
 check-debug:
 	@scripts/check-debug $(call wl_opt,kernel,KERNEL)
 
-.PHONY: all deps module install clean selftests check check-all compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check kernel-debug check-debug bench-stream validate-verdict bench-verdict
+.PHONY: all deps module install clean selftests check check-all compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check upstream kernel-debug check-debug bench-stream validate-verdict bench-verdict

@@ -7,8 +7,9 @@
 # tree and an unknown series are refused; a series that does not apply is
 # refused naming the patch, and the user's tree is left byte for byte as
 # it was (a plain tree and a git tree with uncommitted changes); the copy
-# holds the work tree's files; the make variables reach the scripts; the
-# build tree is found next to a bzImage.  TAP.
+# holds the work tree's files; a tree is configured as the table's patched
+# kernel of its version; the make variables reach the scripts; the build
+# tree is found next to a bzImage.  TAP.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/tap.sh"
 
 echo "TAP version 13"
-echo "1..8"
+echo "1..9"
 build=$top/scripts/kernel/build
 
 # A tree that looks like Linux to the checks, and to which no patch applies.
@@ -67,6 +68,13 @@ grep -q 'int y;' "$src/kernel/sched/core.c" && [ -f "$src/kernel/sched/new.c" ] 
 	[ ! -e "$src/ignored.o" ] &&
 	[ "$before" = "$(sum "$tmp/git"; git -C "$tmp/git" status --porcelain; git -C "$tmp/git" rev-parse HEAD)" ]
 ok $? "--ksrc git tree: the copy has the work tree's changes and untracked files, not ignored ones; the tree, its index and HEAD untouched"
+
+. "$top/scripts/kernel/lib.sh"
+got=$(for v in 7.3.4 7.9.1 6.12.40 6.6.1 5.10.0; do echo "$v=$(wl_tree_kernel "$v")"; done | tr '\n' ' ')
+wl_kernel "$(wl_tree_kernel 7.9.1)"
+check "--ksrc: a tree's configuration is the table's patched kernel of its version (7.x with v7.config)" \
+	"7.3.4=patched-7.3 7.9.1=patched-7.3 6.12.40=patched-6.12 6.6.1=patched-6.12 5.10.0=  v7" \
+	"$got $WK_PKG"
 
 # make -n prints a recipe's continuation lines as they are written.
 flat() { tr '\n\t' '  ' | sed 's/\\ */ /g; s/  */ /g'; }

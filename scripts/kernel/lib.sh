@@ -94,6 +94,22 @@ wl_table_fragment() {
 	echo "$out"
 }
 
+# wl_tree_kernel VERSION: the patched kernel of the table whose
+# configuration (wakelab.config and its fragments) fits a tree of VERSION
+# (x.y[.z]): that of base x.y, else that of the newest base of major x,
+# else nothing (wakelab.config alone).
+wl_tree_kernel() {
+	local mm maj
+	mm=$(cut -d. -f1,2 <<<"$1")
+	maj=${1%%.*}
+	wl_ktable | awk -v b="$mm" -v m="$maj" '
+		$2 != "patched" { next }
+		$3 == b { exact = $1 }
+		{ split($3, v, ".")
+		  if (v[1] == m && (best == "" || v[2] + 0 > bv)) { best = $1; bv = v[2] + 0 } }
+		END { print exact != "" ? exact : best }'
+}
+
 # wl_kmake SRC BUILD MAKE-ARGS...: kbuild of SRC out of tree in BUILD.
 wl_kmake() {
 	local src=$1 build=$2

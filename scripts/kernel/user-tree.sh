@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034
 #
-# scripts/kernel/build --ksrc DIR [--series BASE]: a user's kernel tree.
-# DIR is only read.  Without a series kbuild builds it out of tree; with
+# scripts/kernel/build --ksrc DIR [--series BASE]: a user's kernel tree,
+# configured as the table's patched kernel of its version (wl_tree_kernel:
+# tinyconfig + wakelab.config and that kernel's fragments, v7.config on
+# 7.x).  DIR is only read.  Without a series kbuild builds it out of tree; with
 # one, DIR's files are copied into .cache/kernel/user-<id>/src (a git
 # tree: its tracked and untracked-but-not-ignored files, as they are in
 # the work tree; a plain tree: everything) by content, so unchanged files
@@ -35,16 +37,25 @@ if [ -n "$print_dir" ]; then
 	exit 0
 fi
 export CCACHE_BASEDIR=$WL_KROOT
-FRAGMENT=$WL_TOP/scripts/kernel/wakelab.config
+mkdir -p "$WL_KROOT"
+# The table's configuration for the tree's version: that of the patched
+# kernel of its base, or of the newest base of its major version
+# (wakelab.config and, on 7.x, v7.config), else wakelab.config alone.
+tree_kernel=$(wl_tree_kernel "$kver")
+if [ -n "$tree_kernel" ]; then
+	wl_kernel "$tree_kernel"
+	FRAGMENT=$(wl_table_fragment "$WL_KROOT/config-fragment")
+else
+	FRAGMENT=$WL_FRAGMENT
+fi
 STAMP=$BUILD/.wakelab-stamp
 LOG=$WL_KROOT/build.log
 steps_file=$WL_KROOT/steps
-what="$ksrc ($kver${series:+ + patches/$series})"
+what="$ksrc ($kver${series:+ + patches/$series}, configured as ${tree_kernel:-wakelab.config alone})"
 # A user's tree can change at any time: kbuild decides what to rebuild.
 input_hash=$(date +%s%N | sha256sum | cut -c1-16)
 config_hash=$( { echo "$kver"; cat "$FRAGMENT"; } | sha256sum | cut -c1-16)
 
-mkdir -p "$WL_KROOT"
 exec 9> "$WL_KROOT/lock"
 if ! flock -n 9; then
 	wl_info "another build of $ksrc is running: waiting for it"
