@@ -11,7 +11,9 @@
 # the table does not know is refused, and an image that compresses its
 # modules (6.12's .ko.xz) still gets a loadable sctp, and there TIPC and
 # veth are loaded at boot, /bin/ip is iproute2's (found in PATH by
-# programs), and --net brings a virtio-net NIC up with --addr's address.
+# programs), --net brings a virtio-net NIC up with --addr's address,
+# getaddrinfo() with AI_ADDRCONFIG resolves 127.0.0.1 in the guest, and
+# TERM, INT or HUP to scripts/vm kills its guest.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +25,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
 echo "TAP version 13"
-echo "1..24"
+echo "1..31"
 
 # The console goes to $out (not --quiet): /init's lines are checked.
 $top/scripts/vm -- true >"$out" 2>&1; rc=$?
@@ -93,6 +95,52 @@ grep -q '^T-NIC' "$out"
 check "vm: --net --addr: the NIC is up with the address, WAKELAB_ADDR/PEER/IF set" 0 $?
 $top/scripts/vm --net 5:x -- true >"$out" 2>&1; rc=$?
 check "vm: a bad --net is a usage error (exit 2)" 2 $rc
+
+# Real tools resolve: glibc's getaddrinfo() with AI_ADDRCONFIG, as netperf
+# calls it, needs an IPv4 address beside 127/8 (the guest's 192.0.2.1).
+tmpd=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$tmpd"' EXIT
+cc -O1 -Wall -o "$tmpd/resolve" "$top/tests/resolve.c"
+# With a NIC whose only address is IPv6 link-local, AF_UNSPEC is narrowed
+# to IPv6 unless an IPv4 address is seen; AF_INET needs one in any case.
+lport=$((30000 + RANDOM % 20000))
+$vm --no-module --file "$tmpd/resolve" --net "$lport:$((lport + 1))" -- '
+	r=/wakelab/files/resolve
+	$r -4 127.0.0.1 && $r -4 localhost && $r 127.0.0.1 && $r localhost' \
+	>"$out" 2>&1; rc=$?
+[ "$rc" = 0 ] || sed 's/^/# /' "$out" | tail -n 5
+check "vm: getaddrinfo(AI_ADDRCONFIG) resolves 127.0.0.1 and localhost, IPv4 or any family" 0 $rc
+
+# The guest dies with the harness: TERM, INT or HUP to scripts/vm while
+# its command runs stops qemu, and scripts/vm exits 128 + the signal.
+# Job control on: a background job of a script otherwise ignores SIGINT.
+for sig in TERM INT HUP; do
+	set -m
+	$top/scripts/vm --no-build --no-module --pidfile "$tmpd/qemu.pid" -- \
+		'echo WL-RUNNING; sleep 600' >"$out" 2>&1 &
+	vpid=$!
+	set +m
+	i=0
+	until grep -q '^WL-RUNNING' "$out" || [ $i -ge 240 ]; do
+		sleep 0.5; i=$((i + 1))
+	done
+	qpid=$(cat "$tmpd/qemu.pid" 2>/dev/null)
+	kill -s "$sig" "$vpid"
+	i=0
+	while kill -0 "$vpid" 2>/dev/null && [ $i -lt 60 ]; do
+		sleep 0.5; i=$((i + 1))
+	done
+	kill -0 "$vpid" 2>/dev/null && kill -KILL "$vpid"
+	wait "$vpid"; rc=$?
+	[ "$rc" = $((128 + $(kill -l "$sig"))) ] || sed 's/^/# /' "$out" | tail -n 5
+	check "vm: SIG$sig to scripts/vm while the command runs: exit 128 + $(kill -l "$sig")" \
+		$((128 + $(kill -l "$sig"))) "$rc"
+	gone=1
+	[ -n "$qpid" ] && [ "$(cat "/proc/$qpid/comm" 2>/dev/null)" = qemu-system-x86 ] && gone=0
+	[ -n "$qpid" ] && [ $gone = 1 ]
+	check "vm: SIG$sig: the guest's qemu (pid ${qpid:-none}) is gone" 0 $?
+	[ $gone = 1 ] || kill -KILL "$qpid"
+done
 
 echo "# $((n - fails)) of $n passed"
 [ "$fails" = 0 ]
