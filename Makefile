@@ -61,6 +61,11 @@ check:
 check-all:
 	@scripts/check --all
 
+# The prototype-to-upstream path alone (make check-all runs it too):
+# compare, make upstream, boot the series' kernel, differential.
+check-upstream:
+	@tests/upstream_path.sh
+
 # The main job: a live policy comparison in the default VM; with
 # KERNELS='A B ...', a comparison of kernels across boots.
 compare:
@@ -158,4 +163,4 @@ kernel-debug:
 check-debug:
 	@scripts/check-debug $(call wl_opt,kernel,KERNEL)
 
-.PHONY: all deps module install clean selftests check check-all compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check upstream kernel-debug check-debug bench-stream validate-verdict bench-verdict
+.PHONY: all deps module install clean selftests check check-all check-upstream compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check upstream kernel-debug check-debug bench-stream validate-verdict bench-verdict

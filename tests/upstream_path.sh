@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The whole path from prototype to upstream (docs/upstream.md), for the
+# template policy idler_llc and the built-in always: a quick comparison
+# of the policy against the kernel on patched-<base> (scripts/compare),
+# the series of `make upstream` with the kernel of its last patch built,
+# a boot of that kernel, and wakelab_transplant_test's cells there, with
+# WA_<NAME> on: 0 disagreements in at least 1000 compared decisions per
+# cell.  TAP, one test per step and policy; `make check-all` and `make
+# check-upstream` run it (about 10 minutes a policy here, kernel builds
+# warm in ccache).
+set -uo pipefail
+. "$(dirname "$0")/../scripts/lib.sh"
+
+read -ra policies <<<"${WL_UPSTREAM_POLICIES:-idler_llc always}"
+base=${WL_UPSTREAM_BASE:-7.3}
+kernel=patched-$base
+work=$WL_CACHE/tests/upstream-path
+rm -rf "$work"
+mkdir -p "$work"
+
+n=0 failed=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=$((failed + 1))
+	fi
+}
+
+echo "TAP version 13"
+echo "1..$(( ${#policies[@]} * 3 ))"
+for p in "${policies[@]}"; do
+	res=$work/$p/results
+	log=$work/$p
+	mkdir -p "$res"
+	scripts=$WL_TOP/scripts
+
+	"$scripts/compare" --kernel "$kernel" --policies "kernel;$p" --quick \
+		--instances cpus --results "$res" > "$log/compare.log" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] || tail -n 20 "$log/compare.log" | sed 's/^/# /'
+	result "$rc" "$p: make compare POLICIES='kernel;$p' --quick on $kernel"
+
+	"$scripts/upstream" --policy "$p" --base "$base" --results "$res" \
+		--out "$log/series" > "$log/upstream.log" 2>&1
+	rc=$?
+	sed 's/^/# /' "$log/upstream.log" | tail -n 25
+	bz=$(sed -n 's/^kernel: \(.*bzImage\);.*/\1/p' "$log/upstream.log")
+	[ -z "$bz" ] || [ -f "$WL_TOP/$bz" ] || rc=1
+	result "$rc" "$p: make upstream POLICY=$p: series, checkpatch, every step builds, bzImage"
+	if [ "$rc" != 0 ] || [ -z "$bz" ]; then
+		result 1 "$p: the kernel of the series decides like the module # no kernel"
+		continue
+	fi
+
+	"$scripts/vm" --kernel "$WL_TOP/$bz" --kdir "$(dirname "$WL_TOP/$bz")/../../.." \
+		--timeout 1500 -- \
+		'cd /wakelab/kselftest/wakelab && ./wakelab_transplant_test -f cell' \
+		> "$log/vm.log" 2>&1
+	rc=$?
+	grep -E '^# transplant |^(not )?ok |# Totals' "$log/vm.log" | sed 's/^/# /'
+	cells=$(grep -c "^# transplant $p (WA_" "$log/vm.log")
+	if grep -q '^not ok\|# SKIP' "$log/vm.log" || [ "$cells" != 4 ]; then
+		rc=1
+	fi
+	result "$rc" "$p: the kernel of the series, WA_${p^^} on, decides like the module in 4 cells"
+done
+[ "$failed" = 0 ]
