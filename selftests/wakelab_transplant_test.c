@@ -15,7 +15,8 @@
  *   then idle and weight decides like the kernel for every wakeup it
  *   compares, under tcp_stream and tcp_rr at 1 and 2 x CPUs instances: 0
  *   disagreements in at least 1000 compared decisions per cell (rounds of
- *   10 s, at most 12: under TCG the 2 x CPUs cells compare 15-20 a second).
+ *   10 s, at most 30: under TCG on 2 x 2 vCPUs the 2 x CPUs cells compare
+ *   7-25 a second, most waker and wakee sharing a CPU).
  *
  * Sched features and the module's parameters are restored.
  */
@@ -33,7 +34,7 @@
 /* Decisions each cell must compare, and the rounds it may take. */
 #define TP_MIN_COMPARED		1000ULL
 #define TP_ROUND_SECS		10
-#define TP_MAX_ROUNDS		12
+#define TP_MAX_ROUNDS		30
 
 /* Saved and restored; the default rules for the check. */
 static const char * const feats[] = {
@@ -269,7 +270,7 @@ FIXTURE_VARIANT_ADD(cell, tcp_rr_2cpus) {
  * The kernel built by make upstream, its WA_<NAME> on, against the
  * module's <name>: every compared decision alike, at least 1000 of them.
  */
-TEST_F_TIMEOUT(cell, kernel_feature_decides_like_the_module, 300)
+TEST_F_TIMEOUT(cell, kernel_feature_decides_like_the_module, 330)
 {
 	struct tp_state *st = &self->st;
 	struct tp_counts c = { 0 };
@@ -288,11 +289,11 @@ TEST_F_TIMEOUT(cell, kernel_feature_decides_like_the_module, 300)
 		tp_round(_metadata, st, variant->workload, variant->instances,
 			 &c);
 	/* The summary line docs/upstream.md quotes. */
-	ksft_print_msg("transplant %s (%s on) %s x %s: %llu compared, %llu agree, %llu disagree, %llu stale, %llu %s decisions, %d rounds of %d s\n",
+	ksft_print_msg("transplant %s (%s on) %s x %s: %llu compared, %llu agree, %llu disagree, %llu stale, %llu %s decisions, in %d s\n",
 		       st->name, st->feature, variant->workload,
 		       variant->instances, c.agree + c.disagree, c.agree,
-		       c.disagree, c.stale, c.feature, st->feature, round,
-		       TP_ROUND_SECS);
+		       c.disagree, c.stale, c.feature, st->feature,
+		       round * TP_ROUND_SECS);
 	EXPECT_EQ(0ULL, c.disagree);
 	EXPECT_LE(TP_MIN_COMPARED, c.agree + c.disagree);
 }
