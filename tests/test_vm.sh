@@ -12,8 +12,9 @@
 # modules (6.12's .ko.xz) still gets a loadable sctp, and there TIPC and
 # veth are loaded at boot, /bin/ip is iproute2's (found in PATH by
 # programs), --net brings a virtio-net NIC up with --addr's address,
-# getaddrinfo() with AI_ADDRCONFIG resolves 127.0.0.1 in the guest, and
-# TERM, INT or HUP to scripts/vm kills its guest.
+# getaddrinfo() with AI_ADDRCONFIG resolves 127.0.0.1 in the guest,
+# TERM, INT or HUP to scripts/vm kills its guest, and --accel kvm boots
+# only after its probe, --kvm-fallback falling back to TCG.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +26,7 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
 echo "TAP version 13"
-echo "1..31"
+echo "1..34"
 
 # The console goes to $out (not --quiet): /init's lines are checked.
 $top/scripts/vm -- true >"$out" 2>&1; rc=$?
@@ -59,6 +60,33 @@ $top/scripts/vm --accel hvf -- true >"$out" 2>&1; rc=$?
 check "vm: bad --accel is a usage error (exit 2)" 2 $rc
 grep -q -- "--accel takes tcg or kvm, got 'hvf'" "$out"
 check "vm: the bad --accel value is named" 0 $?
+# KVM only after its probe: a /dev/kvm that hangs its guest fails the
+# probe (exit 125, saying so) and --kvm-fallback boots under TCG; where KVM
+# works, the guest runs under it and says so.
+if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+	for t in "the probe decides" "the mode is named" "the fallback or KVM runs the command"; do
+		n=$((n + 1)); echo "ok $n vm: --accel kvm: $t # SKIP no read-writable /dev/kvm"
+	done
+else
+	$top/scripts/vm --no-build --no-module --accel kvm --kvm-probe 20 -- \
+		'grep -o "wakelab.accel=[a-z-]*" /proc/cmdline' >"$out" 2>&1; rc=$?
+	if grep -q '^wakelab-vm: KVM probe: the kernel booted to its root mount in ' "$out"; then
+		check "vm: --accel kvm: the probe passes, the guest runs (exit 0)" 0 $rc
+		grep -q '^wakelab-vm: kvm, ' "$out"; check "vm: --accel kvm: the mode is kvm" 0 $?
+		tr -d '\r' < "$out" | grep -qx 'wakelab.accel=kvm'
+		check "vm: --accel kvm: wakelab.accel=kvm in the guest" 0 $?
+	else
+		check "vm: --accel kvm: a failed probe is exit 125" 125 $rc
+		grep -q "FAIL: --accel kvm: the probe: the kernel did not boot to its root mount in " "$out"
+		check "vm: --accel kvm: the failed probe is named" 0 $?
+		$top/scripts/vm --no-build --no-module --accel kvm --kvm-probe 5 --kvm-fallback -- \
+			'grep -o "wakelab.accel=[a-z-]*" /proc/cmdline' >"$out" 2>&1; rc=$?
+		grep -q '^wakelab-vm: tcg-single, ' "$out" &&
+			grep -q 'falling back to TCG (--kvm-fallback)' "$out" &&
+			tr -d '\r' < "$out" | grep -qx 'wakelab.accel=tcg-single'
+		check "vm: --kvm-fallback: a failed probe boots under TCG, saying so (exit $rc)" 0 $?
+	fi
+fi
 # A guest without wakelab.ko only when asked for: a kernel with no build
 # dir to build it against is a harness error before anything boots.
 $top/scripts/vm --quiet --kdir /nonexistent -- true >"$out" 2>&1; rc=$?

@@ -190,6 +190,11 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 		fputs("# NOTE: TCG emulation: throughput differences are emulator-dominated (no caches are\n"
 		      "#       emulated, vCPUs share host cores); the placement mix is the kernel's own, exact.\n",
 		      f);
+	if (!strcmp(e->mode, "KVM"))
+		fputs("# NOTE: KVM: each vCPU is a host thread that the host schedules, unpinned: throughput\n"
+		      "#       is the host hardware's, shaped by where the host runs the vCPU threads and what\n"
+		      "#       else runs there; the guest's LLCs are QEMU's topology, not the host's caches.\n",
+		      f);
 	if (strstr(e->mode_how, "tcg-single"))
 		fputs("# NOTE: single-threaded TCG runs one vCPU at a time: cross-CPU wakeups wait for\n"
 		      "#       the emulator's round robin (scripts/vm --tcg multi runs them in parallel).\n",
