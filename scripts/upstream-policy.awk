@@ -16,6 +16,13 @@
 # "FILE:LINE: IDENT: why"; 2: the file does not follow the contract, the
 # reason on stdout.
 
+# words(LIST, SET): each blank-separated word of LIST a key of SET.
+function words(list, set,    a, i) {
+	split(list, a)
+	for (i in a)
+		set[a[i]] = 1
+}
+
 function fail(msg) {
 	print FILENAME ": " msg
 	status = 2
@@ -97,27 +104,19 @@ BEGIN {
 		exit 2
 	}
 	NAME = toupper(name)
-	split("auto break case char const continue default do double else " \
+	words("auto break case char const continue default do double else " \
 	      "enum extern float for goto if inline int long register " \
 	      "restrict return short signed sizeof static struct switch " \
-	      "typedef union unsigned void volatile while", a)
-	for (i in a)
-		keyword[a[i]] = 1
-	split("bool u8 u16 u32 u64 s8 s16 s32 s64 size_t true false NULL", a)
-	for (i in a)
-		ctype[a[i]] = 1
+	      "typedef union unsigned void volatile while", keyword)
+	words("bool u8 u16 u32 u64 s8 s16 s32 s64 size_t true false NULL", ctype)
 	# The policy API: what module/fair.h gives fair.c's meaning.
-	split("cpu_load cpu_rq capacity_of cpus_share_cache available_idle_cpu " \
+	words("cpu_load cpu_rq capacity_of cpus_share_cache available_idle_cpu " \
 	      "task_h_load sched_feat WA_BIAS llc_stats read_llc_stats " \
 	      "sched_cpu_nr_running sched_cpu_nr_runnable current " \
-	      "nr_cpumask_bits min max min_t max_t sched_domain task_struct", a)
-	for (i in a)
-		api[a[i]] = 1
+	      "nr_cpumask_bits min max min_t max_t sched_domain task_struct", api)
 	# Words that start a declaration.
-	split("const volatile static unsigned signed long short int char " \
-	      "bool void u8 u16 u32 u64 s8 s16 s32 s64 size_t struct union enum", a)
-	for (i in a)
-		declword[a[i]] = 1
+	words("const volatile static unsigned signed long short int char " \
+	      "bool void u8 u16 u32 u64 s8 s16 s32 s64 size_t struct union enum", declword)
 }
 
 {
