@@ -223,10 +223,7 @@ static void wl_probe_wake_affine(void *data, struct task_struct *p,
 	struct wl_place_cpu *s = this_cpu_ptr(wl_cpu);
 	struct wl_counters *c = this_cpu_ptr(wl_counters);
 	unsigned long *row = c->check[WL_CHECK_ROW];
-	void (*check)(struct task_struct *p, int this_cpu, int prev_cpu,
-		      int sync, int target, int rule,
-		      unsigned long (*counts)[WL_NR_CHECK_COLS]) =
-		READ_ONCE(wl_oldcheck);
+	typeof(wl_oldcheck) check = READ_ONCE(wl_oldcheck);
 
 	if (rule < 0)
 		return;
