@@ -67,9 +67,11 @@ check-upstream:
 	@tests/upstream_path.sh
 
 # The main job: a live policy comparison in the default VM; with
-# KERNELS='A B ...', a comparison of kernels across boots.
+# KERNELS='A B ...', a comparison of kernels across boots; with
+# TARGET=local on this machine's running kernel, TARGET=ssh:[user@]host
+# on a test box's (docs/targets.md).
 compare:
-	@scripts/compare $(call wl_opt,kernel,KERNEL) \
+	@scripts/compare $(call wl_opt,target,TARGET) $(call wl_opt,kernel,KERNEL) \
 		$(call wl_opt,sockets,SOCKETS) $(call wl_opt,cores,CORES) \
 		$(call wl_opt,workload,WORKLOAD) $(call wl_opt,policies,POLICIES) \
 		$(call wl_opt,instances,INSTANCES) $(call wl_opt,trials,TRIALS) \

@@ -73,10 +73,10 @@ wl_kmodule_make() {
 }
 
 # The programs the kselftest runner must report on every kernel: selftests/
-# Makefile's TEST_GEN_PROGS.
+# Makefile's TEST_GEN_PROGS and TEST_PROGS.
 wl_expected_progs() {
 	make -s -C "$WL_TOP/selftests" --no-print-directory -f Makefile -f - \
-		wl-print-progs <<<'wl-print-progs: ; @echo $(notdir $(TEST_GEN_PROGS))'
+		wl-print-progs <<<'wl-print-progs: ; @echo $(notdir $(TEST_GEN_PROGS) $(TEST_PROGS))'
 }
 
 # wl_vm_bench NAME TIMEOUT VM-OPTION... -- GUEST-ARGS...: run

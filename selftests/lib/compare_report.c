@@ -195,6 +195,11 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 		      "#       is the host hardware's, shaped by where the host runs the vCPU threads and what\n"
 		      "#       else runs there; the guest's LLCs are QEMU's topology, not the host's caches.\n",
 		      f);
+	if (strstr(e->mode, " guest") || !strcmp(e->mode, "VM"))
+		fputs("# NOTE: a virtual machine: each vCPU is a thread of the hypervisor, which schedules it\n"
+		      "#       on the host as it sees fit: throughput is the host's, shaped by that; the LLCs\n"
+		      "#       are the topology the hypervisor presents, not necessarily the host's caches.\n",
+		      f);
 	if (strstr(e->mode_how, "tcg-single"))
 		fputs("# NOTE: single-threaded TCG runs one vCPU at a time: cross-CPU wakeups wait for\n"
 		      "#       the emulator's round robin (scripts/vm --tcg multi runs them in parallel).\n",

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The environment of a comparison: see wl/env.h. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "wl/env.h"
 #include "wl/topo.h"
@@ -60,6 +64,42 @@ static int wl_env_sockets(void)
 	return n;
 }
 
+/*
+ * The hypervisor by its CPUID signature (leaf 0x40000000), as the guest
+ * kernel's own detection reads it: true when it is one known here.
+ */
+static bool wl_env_hypervisor(struct wl_env *e)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	static const struct {
+		const char *sig, *mode;
+	} known[] = {
+		{ "KVMKVMKVM",		"KVM guest" },
+		{ "TCGTCGTCGTCG",	"TCG" },
+		{ "Microsoft Hv",	"Hyper-V guest" },
+		{ "VMwareVMware",	"VMware guest" },
+		{ "XenVMMXenVMM",	"Xen guest" },
+		{ "ACRNACRNACRN",	"ACRN guest" },
+		{ "bhyve bhyve ",	"bhyve guest" },
+	};
+	unsigned int a, r[3];
+	char sig[13];
+	size_t i;
+
+	__cpuid(0x40000000, a, r[0], r[1], r[2]);
+	memcpy(sig, r, 12);
+	sig[12] = '\0';
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(sig, known[i].sig)) {
+			snprintf(e->mode, sizeof(e->mode), "%s", known[i].mode);
+			snprintf(e->mode_how, sizeof(e->mode_how),
+				 "CPUID hypervisor signature \"%s\"", sig);
+			return true;
+		}
+#endif
+	return false;
+}
+
 static void wl_env_mode(struct wl_env *e)
 {
 	static char text[65536];
@@ -90,15 +130,19 @@ static void wl_env_mode(struct wl_env *e)
 		hv = strstr(text, " hypervisor") != NULL;
 	wl_read_file("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
 	wl_env_chomp(vendor);
+	if (hv && wl_env_hypervisor(e))
+		return;
 	if (hv || !strcmp(vendor, "QEMU")) {
 		strcpy(e->mode, "VM");
 		snprintf(e->mode_how, sizeof(e->mode_how),
-			 "hypervisor flag%s%.40s, accelerator unknown",
+			 "hypervisor flag%s%.40s, hypervisor unknown",
 			 vendor[0] ? ", DMI vendor " : "", vendor);
 		return;
 	}
-	strcpy(e->mode, "bare host");
-	strcpy(e->mode_how, "no hypervisor flag in /proc/cpuinfo");
+	strcpy(e->mode, "bare metal");
+	snprintf(e->mode_how, sizeof(e->mode_how),
+		 "no hypervisor flag in /proc/cpuinfo%s%.40s",
+		 vendor[0] ? ", DMI vendor " : "", vendor);
 }
 
 /*

@@ -286,7 +286,7 @@ double wl_trial_share(const struct wl_trial *t, int k);
 /*
  * The headline (lib/compare_headline.c): one line per (cell, policy) with
  * a significant difference, placement first under TCG, throughput first
- * on KVM or a bare host; or, when nothing differs, the difference the run
+ * on KVM, another hypervisor or bare metal; or, when nothing differs, the difference the run
  * could have detected from its spread.
  */
 void wl_print_headline(FILE *f, const struct wl_run *r);

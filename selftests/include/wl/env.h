@@ -4,8 +4,9 @@
  * online CPUs, sockets and last-level caches (from sysfs), the sched
  * features as found, the wakelab module's caps and policy files, and the
  * execution mode -- TCG or KVM guest (from wakelab.accel= on the kernel
- * command line, which scripts/vm passes), another VM (cpuinfo's hypervisor
- * flag, DMI vendor), or a bare host -- because under TCG throughput is the
+ * command line, which scripts/vm passes), another hypervisor's guest (its
+ * CPUID signature; cpuinfo's hypervisor flag, DMI vendor), or bare metal
+ * -- because under TCG throughput is the
  * emulator's while the placement decisions are still the kernel's own --
  * and cache-aware scheduling (CONFIG_SCHED_CACHE, Linux 7.3): its user
  * flag and tunables as found, and its effective state, which the kernel
@@ -35,7 +36,9 @@
  * @llc:	CPU list of each LLC ("0-1")
  * @llc_level:	cache level taken as the LLC (3, or 2 when there is no L3);
  *		0 when sysfs has no cache information (then: packages)
- * @mode:	"TCG", "KVM", "VM" (other hypervisor) or "bare host"
+ * @mode:	"TCG", "KVM" (scripts/vm's guests), "<hypervisor> guest" (by
+ *		its CPUID signature: "KVM guest", "Hyper-V guest", ...), "VM"
+ *		(an unknown hypervisor) or "bare metal"
  * @mode_how:	how the mode was found
  * @features:	/sys/kernel/debug/sched/features before any change
  * @module:	wakelab debugfs directory present
