@@ -117,8 +117,12 @@ wait_trial() {
 	done
 }
 
-# 1: a run from a non-default state comes back to it.
+# 1: a run from a non-default state comes back to it (autogroup on: the
+# driver turns it off for the run, as the VM's init does).
+ag=/proc/sys/kernel/sched_autogroup_enabled
+ag0=$(cat $ag 2>/dev/null)
 echo NO_WA_BIAS > $S/features
+[ -z "$ag0" ] || echo 1 > $ag
 settings > $tmp/before
 # shellcheck disable=SC2086 # word lists
 "$drv" --module "$ko" --bin "$here" --out $tmp/out -- $args -r 2 $specs \
@@ -131,9 +135,11 @@ rc=$?
   done && [ ! -f $tmp/missing ] &&
   grep -q '^# mode: ' $tmp/out/report.txt &&
   grep -q '^# wakelab module: loaded' $tmp/out/report.txt &&
+  { [ -z "$ag0" ] || grep -q 'autogroup off for the run' $tmp/log; } &&
   grep -q 'settings restored and verified' $tmp/log; } >> $tmp/log 2>&1
 result $? "run: report written, settings back to a non-default state, module unloaded" $tmp/log
 echo WA_BIAS > $S/features
+[ -z "$ag0" ] || echo "$ag0" > $ag
 settings > $tmp/before
 
 # start_bg LOG ARGS...: the driver in a session of its own (its process
