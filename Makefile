@@ -130,6 +130,14 @@ bench-hook:
 bench-stream: selftests
 	@scripts/bench/stream $(call wl_opt,rounds,ROUNDS) $(call wl_opt,secs,SECS)
 
+# wl_stream against its netperf engine (Debian's netperf) in one boot:
+# throughput ratio and both placement mixes per instance count
+# (NETPERF_TEST=UDP_STREAM or TCP_RR for another test).
+bench-netperf: selftests
+	@scripts/bench/netperf $(call wl_opt,kernel,KERNEL) \
+		$(call wl_opt,rounds,ROUNDS) $(call wl_opt,secs,SECS) \
+		$(call wl_opt,test,NETPERF_TEST)
+
 # A kernel of scripts/kernels built from Debian's source (default: the
 # patched kernel of the newest base; KERNEL=base-*/debug-* for the others)
 # in .cache/kernel/<base>/<kind>, or, with KSRC=/path/to/linux given here,
@@ -165,4 +173,4 @@ kernel-debug:
 check-debug:
 	@scripts/check-debug $(call wl_opt,kernel,KERNEL)
 
-.PHONY: all deps module install clean selftests check check-all check-upstream compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check upstream kernel-debug check-debug bench-stream validate-verdict bench-verdict
+.PHONY: all deps module install clean selftests check check-all check-upstream compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check upstream kernel-debug check-debug bench-stream bench-netperf validate-verdict bench-verdict

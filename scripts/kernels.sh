@@ -84,20 +84,26 @@ wl_apt_opts() {
 
 # wl_apt_update SUITE: make SUITE's sources.list and refresh its lists when
 # they are missing or older than a day.  Idempotent; no root needed.
+# SUITE+COMPONENT... (e.g. bookworm+non-free, the netperf engine's) is
+# SUITE with those components beside main, in lists of its own.
 wl_apt_update() {
-	local suite=$1 d rel mirror stamp opts
+	local suite=$1 d rel mirror stamp opts comps=main
 	[ "$suite" != - ] || return 0
 	d=$(wl_apt_dir "$suite")
 	stamp=$d/lists/.wakelab-updated
 	[ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ] || return 0
-	rel=${suite%%-*}
+	case $suite in
+	*+*) comps="main $(echo "${suite#*+}" | tr + ' ')" ;;
+	esac
+	local dist=${suite%%+*}
+	rel=${dist%%-*}
 	mirror=$(wl_debian_mirror)
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
 	{
 		echo "# $suite for wakelab (scripts/kernels.sh): the host's sources are not touched"
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $rel main"
-		[ "$rel" = "$suite" ] ||
-			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main"
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $rel $comps"
+		[ "$rel" = "$dist" ] ||
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $dist $comps"
 	} > "$d/sources.list"
 	mapfile -t opts < <(wl_apt_opts "$suite")
 	wl_info "updating the package lists of $suite (${d#"$WL_TOP"/})"

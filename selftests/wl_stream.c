@@ -14,6 +14,8 @@
  * bytes received for TCP, SCTP and TIPC, transactions answered for the rr
  * workloads.  --netns puts the senders and receivers in two namespaces
  * joined by a veth pair; --serve and --remote run them on two hosts.
+ * -w netperf:TEST runs Debian's netperf and netserver instead, in the same
+ * design and reported the same way (lib/stream_netperf.c).
  *
  * Exit status: 0 ok, 1 run or integrity failure, 2 bad usage, 4 (KSFT_SKIP)
  * workload or pin mode unsupported on this system.
@@ -29,6 +31,7 @@
 #include "wl/netns.h"
 #include "wl/sig.h"
 #include "wl/stream.h"
+#include "wl/stream_netperf.h"
 #include "wl/stream_pin.h"
 #include "wl/stream_remote.h"
 
@@ -64,6 +67,11 @@ int main(int argc, char **argv)
 		return wl_remote_serve();
 	}
 	skip = wl_pin_unsupported(&wl_stopo, wl_scfg.pin);
+	if (!skip && wl_scfg.netperf) {
+		/* The second engine: netperf runs the workload. */
+		wl_stop_signals(wl_stream_on_signal);
+		return wl_netperf_main();
+	}
 	if (!skip)
 		skip = wl_stream_unsupported();
 	if (skip) {

@@ -12,7 +12,9 @@
  * has exactly the members of its schema; the CPU shares are held against
  * the test's own /proc/stat reading around the run; UDP loss against the
  * datagram counts, also with loss provoked by a tiny receive buffer.  SCTP
- * workloads SKIP when the kernel has no SCTP.
+ * workloads SKIP when the kernel has no SCTP.  The netperf engine (-w
+ * netperf:TEST, Debian's netperf) in the same checks where they apply,
+ * with the module's placement table in its window; SKIP without netperf.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -217,8 +219,8 @@ static int wlt_ncpus(void)
  * without a schema change fails here.
  */
 static const char * const wlt_top[] = {
-	"tool", "schema", "workload", "path", "instances", "instances_spec",
-	"threads",
+	"tool", "schema", "workload", "engine", "path", "instances",
+	"instances_spec", "threads",
 	"pin", "msg_size", "recv_size", "local_buf", "remote_buf",
 	"duration_s", "duration_requested_s", "warmup_s", "first_data_s",
 	"verify", "cpus", "llcs", "kernel", "unit", "aggregate",
@@ -1237,6 +1239,180 @@ TEST_F(engine, wakelab_deltas)
 		TH_LOG("window: categories %.0f, wakeups %.0f", wp, ww);
 	EXPECT_GE(w1 - w0 + slack, ww)
 		TH_LOG("window %.0f wakeups, whole run %.0f", ww, w1 - w0);
+}
+
+/* --- the netperf engine (-w netperf:TEST) ---------------------------------- */
+
+FIXTURE(netperf) {
+	struct wlt_run *run;
+};
+
+FIXTURE_VARIANT(netperf) {
+	const char *test;
+	int all_cpus;
+	const char *pin;
+};
+
+FIXTURE_SETUP(netperf)
+{
+	self->run = calloc(1, sizeof(*self->run));
+	ASSERT_NE(NULL, self->run);
+}
+
+FIXTURE_TEARDOWN(netperf)
+{
+	free(self->run);
+}
+
+FIXTURE_VARIANT_ADD(netperf, tcp_stream_cpus) {
+	.test = "TCP_STREAM",
+	.all_cpus = 1,
+};
+
+FIXTURE_VARIANT_ADD(netperf, udp_stream_1) {
+	.test = "UDP_STREAM",
+};
+
+FIXTURE_VARIANT_ADD(netperf, tcp_rr_same_cpu) {
+	.test = "TCP_RR",
+	.all_cpus = 1,
+	.pin = "same-cpu",
+};
+
+/*
+ * netperf runs the workload: exit 0, the engine named, one entry per
+ * instance with traffic, a window of the length asked for, the schema's
+ * members exactly, a UDP receive rate no higher than the send rate, pinned
+ * netperfs on their CPUs and, with wakelab.ko loaded and enabled, wakeups
+ * in the placement table's window deltas.
+ */
+TEST_F(netperf, runs)
+{
+	struct wlt_run *r = self->run;
+	int n = variant->all_cpus ? wlt_ncpus() : 1, count = 0;
+	int loaded_here = 0, enabled_here = 0, ret;
+	const char *it = NULL, *e, *o, *pl, *rec, *it2 = NULL;
+	double v, sum = 0, ww = 0, wp = 0, d;
+	char args[256], key[64], col[64], was[8] = "";
+
+	if (!geteuid() && !wl_module_loaded() && !wl_module_absent()) {
+		ret = wl_module_load(NULL);
+		ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", wl_module_path(),
+					 strerror(-ret));
+		loaded_here = 1;
+	}
+	if (wl_module_loaded() && wl_knob_get("enable", was, sizeof(was)) > 0 &&
+	    was[0] == '0' && !wl_knob_set("enable", "1"))
+		enabled_here = 1;
+	snprintf(args, sizeof(args), "-w netperf:%s -n %d -l 1 -W 0.3%s%s --json",
+		 variant->test, n, variant->pin ? " -p " : "",
+		 variant->pin ? variant->pin : "");
+	wlt_run(r, args);
+	if (enabled_here)
+		wl_knob_set("enable", "0");
+	if (loaded_here)
+		EXPECT_EQ(0, wl_module_unload_retry());
+	if (wlt_exit(r) == WLT_SKIP)
+		SKIP(return, "%.*s", wlt_line_len(r->err), r->err);
+	ASSERT_EQ(0, wlt_exit(r)) TH_LOG("%s", r->err);
+	ASSERT_NE(NULL, r->json) TH_LOG("no JSON: %s", r->out);
+	ASSERT_TRUE(wl_json_valid_object(r->json));
+	o = wl_json_member(r->json, "engine");
+	ASSERT_NE(NULL, o);
+	EXPECT_EQ(0, strncmp(o, "\"netperf", 8)) TH_LOG("engine %.20s", o);
+	EXPECT_TRUE(wlt_str_is(r->json, "integrity", "ok"));
+	EXPECT_EQ(n, wlt_num(r->json, "instances"));
+	EXPECT_LE(0.99, wlt_num(r->json, "duration_s"));
+	EXPECT_GT(3.0, wlt_num(r->json, "duration_s"));
+	wlt_check_schema(_metadata, r->json);
+	while ((e = wl_json_next_elem(&it, wl_json_member(r->json,
+							  "per_instance")))) {
+		count++;
+		v = wlt_num(e, "value");
+		EXPECT_LT(0, v) TH_LOG("instance %d moved nothing", count - 1);
+		sum += v;
+		if (variant->pin)
+			EXPECT_EQ(wlt_num(e, "snd_pin"), wlt_num(e, "snd_cpu"));
+	}
+	EXPECT_EQ(n, count);
+	v = wlt_num(r->json, "aggregate");
+	EXPECT_LT(0, v);
+	EXPECT_GE(0.02 * count, fabs(v - sum)) TH_LOG("aggregate %f, sum %f", v, sum);
+	if (!strcmp(variant->test, "UDP_STREAM")) {
+		o = wl_json_member(r->json, "udp");
+		ASSERT_NE(NULL, o);
+		EXPECT_LT(0, wlt_num(o, "recv_mbps"));
+		EXPECT_GE(wlt_num(o, "send_mbps") * 1.001, wlt_num(o, "recv_mbps"));
+	}
+	o = wl_json_member(r->json, "wakelab");
+	ASSERT_NE(NULL, o);
+	if (*o != '{')
+		SKIP(return, "wakelab.ko not loaded: no placement table to check");
+	pl = wl_json_member(o, "placement");
+	ASSERT_NE(NULL, pl);
+	ASSERT_EQ('{', *pl) TH_LOG("placement unreadable");
+	while ((rec = wl_json_next_member(&it2, pl, key, sizeof(key)))) {
+		it = NULL;
+		while ((e = wl_json_next_member(&it, rec, col, sizeof(col)))) {
+			ASSERT_EQ(0, wl_json_number(e, &d));
+			wlt_place_add(col, d, &ww, &wp);
+		}
+	}
+	if (was[0] == '0' && !enabled_here)
+		SKIP(return, "wakelab.ko could not be enabled");
+	EXPECT_LT(0, ww) TH_LOG("no wakeups placed in the window");
+	EXPECT_GE(2 * wlt_ncpus() + ww / 50, fabs(ww - wp))
+		TH_LOG("window: categories %.0f, wakeups %.0f", wp, ww);
+}
+
+FIXTURE(netperf_cli) {
+	struct wlt_run *run;
+};
+
+FIXTURE_SETUP(netperf_cli)
+{
+	self->run = calloc(1, sizeof(*self->run));
+	ASSERT_NE(NULL, self->run);
+}
+
+FIXTURE_TEARDOWN(netperf_cli)
+{
+	free(self->run);
+}
+
+/* Debian's netperf has no SCTP: a skip that says so, not a failure. */
+TEST_F(netperf_cli, sctp_skips)
+{
+	struct wlt_run *r = self->run;
+
+	wlt_run(r, "-w netperf:SCTP_STREAM -n 1 -l 1 -W 0.3 --json");
+	if (wlt_exit(r) == 0)
+		SKIP(return, "this netperf has SCTP_STREAM");
+	ASSERT_EQ(WLT_SKIP, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_STREQ("", r->out);
+	EXPECT_TRUE(strstr(r->err, "SCTP_STREAM") || strstr(r->err, "netperf package"))
+		TH_LOG("%s", r->err);
+}
+
+/* What netperf cannot do: exit 2, nothing on stdout, the reason. */
+TEST_F(netperf_cli, bad_usage)
+{
+	static const char * const bad[] = {
+		"-w netperf:FOO", "-w netperf:tcp_stream", "-w netperf:",
+		"-w netperf:SCTP_STREAM_MANY", "-w netperf:TCP_STREAM -T",
+		"-w netperf:TCP_STREAM --verify", "-w netperf:UDP_STREAM --netns",
+		"-w netperf:TCP_RR --remote 127.0.0.1",
+	};
+	struct wlt_run *r = self->run;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		wlt_run(r, bad[i]);
+		EXPECT_EQ(WLT_USAGE, wlt_exit(r)) TH_LOG("'%s'", bad[i]);
+		EXPECT_STREQ("", r->out) TH_LOG("'%s'", bad[i]);
+		EXPECT_NE(NULL, strstr(r->err, "netperf"))
+			TH_LOG("'%s': %s", bad[i], r->err);
+	}
 }
 
 /* --- network paths: --netns and two hosts --------------------------------- */

@@ -40,7 +40,9 @@ const char wl_stream_usage[] =
 "       wl_stream --serve[=ADDR] [--sessions N] [--max-instances N] [-p PIN]\n"
 "                 [-T]\n"
 "  -w, --workload W   tcp_stream (default), udp_stream, sctp_stream,\n"
-"                     sctp_stream_many, tcp_rr, tipc_stream, tipc_rr\n"
+"                     sctp_stream_many, tcp_rr, tipc_stream, tipc_rr; or\n"
+"                     netperf:TEST (TCP_STREAM, UDP_STREAM, TCP_RR): the same\n"
+"                     run with Debian's netperf and netserver as the engine\n"
 "  -n, --instances N  sender/receiver pairs: a number, cpus, cpus/K,\n"
 "                     K*cpus or P% of the online CPUs (min 1; default 1)\n"
 "  -m, --msg-size B   bytes per send; rr: request size (default:\n"
@@ -117,10 +119,28 @@ bool wl_workload_tipc(int workload)
 	return workload == WL_TIPC_STREAM || workload == WL_TIPC_RR;
 }
 
+bool wl_workload_netperf(const char *s)
+{
+	return !strncmp(s, WL_NETPERF_PREFIX, strlen(WL_NETPERF_PREFIX));
+}
+
+/* The netperf tests the netperf engine knows (lib/stream_netperf.c). */
+static const int wl_netperf_tests[] = {
+	WL_TCP_STREAM, WL_UDP_STREAM, WL_TCP_RR, WL_SCTP_STREAM,
+};
+
 int wl_parse_workload(const char *s)
 {
+	unsigned int k;
 	int i;
 
+	if (wl_workload_netperf(s)) {
+		s += strlen(WL_NETPERF_PREFIX);
+		for (k = 0; k < sizeof(wl_netperf_tests) / sizeof(int); k++)
+			if (!strcmp(s, wl_workload_upper[wl_netperf_tests[k]]))
+				return wl_netperf_tests[k];
+		return -1;
+	}
 	for (i = 0; i < WL_NR_WORKLOADS; i++)
 		if (!strcmp(s, wl_workload_names[i]))
 			return i;
@@ -355,6 +375,15 @@ static int wl_check_modes(struct wl_cfg *c, const char *given, bool offload,
 		return wl_err(err, len, "--gro, --tso and --gso need --netns");
 	if (c->receive && !c->remote)
 		return wl_err(err, len, "--receive needs --remote");
+	/* netperf runs its own processes over loopback, as it is. */
+	if (c->netperf && (c->threads || c->verify || c->netns || c->remote ||
+			   c->serve))
+		return wl_err(err, len,
+			      "netperf:%s: netperf cannot honour %s (it runs one netperf process per instance against one netserver on loopback, without payload checks)",
+			      wl_workload_upper[c->workload],
+			      c->threads ? "--threads" : c->verify ? "--verify" :
+			      c->netns ? "--netns" : c->remote ? "--remote" :
+			      "--serve");
 	return 0;
 }
 
@@ -380,10 +409,15 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 		switch (opt) {
 		case 'w':
 			v = wl_parse_workload(optarg);
+			if (v < 0 && wl_workload_netperf(optarg))
+				return wl_err(err, len,
+					      "unknown netperf test '%s' (netperf:TCP_STREAM, netperf:UDP_STREAM, netperf:TCP_RR, netperf:SCTP_STREAM)",
+					      optarg + strlen(WL_NETPERF_PREFIX));
 			if (v < 0)
 				return wl_err(err, len, "unknown workload '%s'",
 					      optarg);
 			c->workload = v;
+			c->netperf = wl_workload_netperf(optarg);
 			break;
 		case 'n':
 			if (strlen(optarg) >= sizeof(c->inst_spec))

@@ -15,6 +15,7 @@
 #include "wl/json_write.h"
 #include "wl/netns.h"
 #include "wl/stream.h"
+#include "wl/stream_netperf.h"
 #include "wl/stream_remote.h"
 #include "wl/stream_wakelab.h"
 #include "wl/util.h"
@@ -275,6 +276,8 @@ void wl_stream_print_json(const struct wl_result *r,
 	wl_jsonw_str(&j, "tool", "wl_stream");
 	wl_jsonw_int(&j, "schema", WL_SCHEMA);
 	wl_jsonw_str(&j, "workload", wl_workload_names[wl_scfg.workload]);
+	/* Which engine ran it: wl_stream's workers, or "netperf 2.7.0". */
+	wl_jsonw_str(&j, "engine", wl_netperf_engine() ?: "wl_stream");
 	wl_path_json(&j);
 	wl_jsonw_int(&j, "instances", wl_scfg.instances);
 	wl_jsonw_str(&j, "instances_spec", wl_scfg.inst_spec);
@@ -388,6 +391,9 @@ void wl_stream_print_table(const struct wl_result *r,
 	       wl_scfg.msg_size, wl_scfg.recv_size, r->window, wl_scfg.warmup,
 	       wl_stopo.ncpus, wl_stopo.nllc, wl_stopo.nllc == 1 ? "" : "s");
 	wl_path_line();
+	if (wl_netperf_engine())
+		printf("# engine: %s %s and netserver (window from its interim records)\n",
+		       wl_netperf_engine(), wl_workload_upper[wl_scfg.workload]);
 	if (wl_scfg.workload == WL_UDP_STREAM)
 		printf("%5s %7s %7s %14s %14s %8s %8s\n", "inst", "snd_cpu",
 		       "rcv_cpu", "send Mbit/s", "recv Mbit/s", "loss%",

@@ -72,6 +72,8 @@ extern const char * const wl_offload_names[WL_NR_OFFLOADS];
 /**
  * struct wl_cfg - one run of wl_stream, as given on the command line
  * @workload:	what to run
+ * @netperf:	run Debian's netperf/netserver instead of wl_stream's workers
+ *		(-w netperf:TEST; @workload is the matching wl_stream workload)
  * @inst_spec:	instance count as given ("4", "cpus/2", "50%")
  * @instances:	@inst_spec resolved against @ncpus, at least 1
  * @ncpus:	online CPUs the instance forms were resolved against
@@ -100,6 +102,7 @@ extern const char * const wl_offload_names[WL_NR_OFFLOADS];
  */
 struct wl_cfg {
 	enum wl_workload workload;
+	bool netperf;
 	char inst_spec[32];
 	int instances;
 	int ncpus;
@@ -129,8 +132,16 @@ struct wl_cfg {
 
 extern const char wl_stream_usage[];
 
-/* Workload by name; -1 when unknown. */
+/*
+ * Workload by name; -1 when unknown.  "netperf:TEST" (TCP_STREAM,
+ * UDP_STREAM, TCP_RR, SCTP_STREAM) gives the matching wl_stream workload:
+ * wl_workload_netperf() tells the two apart.
+ */
 int wl_parse_workload(const char *s);
+/* Whether @s names a netperf test ("netperf:..."). */
+bool wl_workload_netperf(const char *s);
+
+#define WL_NETPERF_PREFIX	"netperf:"
 
 /*
  * Parse a size with an optional netperf suffix into *out; 0 or -1.  Must be
