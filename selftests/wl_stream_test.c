@@ -1365,23 +1365,8 @@ TEST_F(netperf, runs)
 		TH_LOG("window: categories %.0f, wakeups %.0f", wp, ww);
 }
 
-FIXTURE(netperf_cli) {
-	struct wlt_run *run;
-};
-
-FIXTURE_SETUP(netperf_cli)
-{
-	self->run = calloc(1, sizeof(*self->run));
-	ASSERT_NE(NULL, self->run);
-}
-
-FIXTURE_TEARDOWN(netperf_cli)
-{
-	free(self->run);
-}
-
 /* Debian's netperf has no SCTP: a skip that says so, not a failure. */
-TEST_F(netperf_cli, sctp_skips)
+TEST_F(engine, netperf_sctp_skips)
 {
 	struct wlt_run *r = self->run;
 
@@ -1395,7 +1380,7 @@ TEST_F(netperf_cli, sctp_skips)
 }
 
 /* What netperf cannot do: exit 2, nothing on stdout, the reason. */
-TEST_F(netperf_cli, bad_usage)
+TEST_F(engine, netperf_bad_usage)
 {
 	static const char * const bad[] = {
 		"-w netperf:FOO", "-w netperf:tcp_stream", "-w netperf:",

@@ -19,6 +19,7 @@
 
 #include "wl/netns.h"
 #include "wl/stream_opts.h"
+#include "wl/util.h"
 
 #define WL_NETNS_DIR	"/run/netns"
 #define WL_NETNS_NAME	"wl_stream-%d-%s"
@@ -44,46 +45,11 @@ static const unsigned int wl_eth_set[WL_NR_OFFLOADS] = {
  */
 static int wl_ip(char *const argv[], char *out, size_t len)
 {
-	int p[2], st;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
+	int ret = wl_capture("ip", argv, out, len, 0);
 
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(p[1], STDOUT_FILENO);
-		dup2(p[1], STDERR_FILENO);
-		execvp("ip", argv);
-		dprintf(STDERR_FILENO, "exec ip: %s", strerror(errno));
-		_exit(127);
-	}
-	close(p[1]);
-	while (len && (n = read(p[0], out + got, len - 1 - got)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		got += n;
-		if (got >= len - 1)
-			break;
-	}
-	if (len)
-		out[got] = '\0';
-	close(p[0]);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
 	if (len)
 		out[strcspn(out, "\n")] = '\0';
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return ret;
 }
 
 /* ip with the words of @fmt; 0, or -1 with what ip said in @why. */

@@ -131,54 +131,6 @@ static int wl_np_find(const char *name, char *out, size_t len)
 	return -1;
 }
 
-/*
- * Run @argv with stdout and stderr into @buf (at most @len - 1 bytes, 5 s);
- * the exit status, or -1.
- */
-static int wl_np_capture(char *const argv[], char *buf, size_t len)
-{
-	double end = wl_now() + 5;
-	size_t got = 0;
-	int p[2], st = -1;
-	struct pollfd pf;
-	ssize_t n;
-	pid_t pid;
-
-	buf[0] = '\0';
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (!pid) {
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	pf.fd = p[0];
-	pf.events = POLLIN;
-	while (wl_now() < end && poll(&pf, 1, 100) >= 0) {
-		if (!(pf.revents & (POLLIN | POLLHUP)))
-			continue;
-		n = read(p[0], buf + got, len - 1 - got);
-		if (n <= 0)
-			break;
-		got += n;
-		if (got == len - 1)
-			break;
-	}
-	buf[got] = '\0';
-	close(p[0]);
-	kill(pid, SIGKILL);
-	if (waitpid(pid, &st, 0) != pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 /* Whether netperf and netserver are here: 0 or 4 (skip, printed). */
 static int wl_np_check(void)
@@ -196,7 +148,7 @@ static int wl_np_check(void)
 	argv[0] = wl_np_netperf;
 	argv[1] = "-V";
 	argv[2] = NULL;
-	wl_np_capture(argv, out, sizeof(out));
+	wl_capture(argv[0], argv, out, sizeof(out), 5);
 	if (!strncmp(out, "Netperf version ", 16))
 		snprintf(wl_np_version, sizeof(wl_np_version), "netperf %.*s",
 			 (int)strcspn(out + 16, " \n"), out + 16);
@@ -308,7 +260,7 @@ static int wl_np_probe(int port)
 	argv[i++] = "-l";
 	argv[i++] = "1";
 	argv[i] = NULL;
-	wl_np_capture(argv, out, sizeof(out));
+	wl_capture(argv[0], argv, out, sizeof(out), 5);
 	if (strstr(out, "is unknown to this netperf")) {
 		fprintf(stderr,
 			"wl_stream: SKIP: netperf:%s: %s has no %s test (Debian's netperf is built without --enable-sctp; wl_stream's own -w %s runs it)\n",

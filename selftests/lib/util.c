@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * File reads and writes, sleeping, environment settings, background
- * workloads, CPU hogs and hotplug; see include/wl/util.h.
+ * File reads and writes, sleeping, environment settings, a program's
+ * output, background workloads, CPU hogs and hotplug; see
+ * include/wl/util.h.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wl/clock.h"
 #include "wl/util.h"
 
 ssize_t wl_read_file(const char *path, char *buf, size_t len)
@@ -113,6 +116,64 @@ static void wl_pingpong(int secs)
 	close(ab[1]);
 	waitpid(pid, NULL, 0);
 	_exit(0);
+}
+
+int wl_capture(const char *file, char *const argv[], char *out, size_t len,
+	       double timeout_s)
+{
+	double end = wl_now() + timeout_s;
+	int p[2], st, killed = 0;
+	struct pollfd pf;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (len)
+		out[0] = '\0';
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(p[1], STDOUT_FILENO);
+		dup2(p[1], STDERR_FILENO);
+		execvp(file, argv);
+		dprintf(STDERR_FILENO, "exec %s: %s", file, strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	pf.fd = p[0];
+	pf.events = POLLIN;
+	while (len && got < len - 1) {
+		if (timeout_s > 0) {
+			if (wl_now() >= end) {
+				kill(pid, SIGKILL);
+				killed = 1;
+				break;
+			}
+			if (poll(&pf, 1, 100) <= 0)
+				continue;
+		}
+		n = read(p[0], out + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	if (len)
+		out[got] = '\0';
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (killed)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 pid_t wl_load_start(const char *workload, const char *instances, int secs)

@@ -32,6 +32,15 @@ void wl_msleep(int ms);
  */
 unsigned long wl_env_count(const char *name, unsigned long def);
 
+/*
+ * Run @file (found on PATH when it has no '/') with @argv, its stdout and
+ * stderr into @out (at most @len - 1 bytes, NUL-terminated); killed after
+ * @timeout_s seconds when that is > 0.  The exit status, or -1 when it
+ * could not run or was killed.
+ */
+int wl_capture(const char *file, char *const argv[], char *out, size_t len,
+	       double timeout_s);
+
 /**
  * wl_load_start() - start a loopback workload in the background
  * @workload: wl_stream workload (tcp_stream, tcp_rr, ...)
