@@ -187,6 +187,22 @@ cat > "$tmp/bin/wl_compare" <<EOF
 #!/bin/sh
 exec "$cmp" -R "$fake" "\$@"
 EOF
+# The guest's driver (scripts/guest/compare-local, tested in the VM by
+# wakelab_local_test.sh) as a stand-in: its options up to "--", then
+# wl_compare with the rest, its table into --out.
+cat > "$tmp/bin/compare-local" <<'EOF'
+#!/bin/sh
+out=""
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	case $1 in
+	--out) out=$2; shift ;;
+	--module|--src|--bin|--state) shift ;;
+	esac
+	shift
+done
+shift
+exec wl_compare ${out:+-O "$out"} "$@"
+EOF
 cat > "$tmp/fakevm" <<'EOF'
 #!/bin/bash
 # Stand-in for scripts/vm: log the options, run the command on the host.
@@ -207,9 +223,10 @@ mkdir -p "$out"
 base=1000; case $kernel in *kb*) base=1100 ;; esac
 cmd=${*//\/wakelab\/out/$out}
 cmd=${cmd//insmod /true }
+cmd=${cmd//\/wakelab\/guest\/compare-local/compare-local}
 FAKE_BASE=$base PATH=$FAKEVM_BIN:$PATH bash -c "$cmd"
 EOF
-chmod +x "$tmp/bin/wl_compare" "$tmp/fakevm"
+chmod +x "$tmp/bin/wl_compare" "$tmp/bin/compare-local" "$tmp/fakevm"
 export WL_VM=$tmp/fakevm FAKEVM_LOG=$tmp/vm.log FAKEVM_BIN=$tmp/bin FAKEVM_COUNT=$tmp/vm.count
 kc() { "$top/scripts/compare" --results "$tmp/res" --trials 2 --duration 1 \
 	--instances 1 --seed 3 "$@"; }
