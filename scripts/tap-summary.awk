@@ -18,7 +18,9 @@
 #  - a "not ok" line is a failure whatever its directive ("# skip" in the
 #    description of a failing test does not make it a skip);
 #  - a top-level "not ok" whose program reported no failing leaf (it
-#    crashed, timed out, or is a harness stage) is one failure of its own.
+#    crashed, timed out, or is a harness stage) is one failure of its own,
+#    except a stage's line right after a kselftest runner block in which a
+#    program failed: that failure is already counted.
 # Each failure that no "not ok" line shows is explained on a line of its
 # own, "tap-summary: ...", before the counts.
 
@@ -98,6 +100,7 @@ BEGIN {
 	if (line ~ /^not ok/) {
 		failed++
 		leaf_failed = 1
+		runner_failed = 1
 	} else if (is_skip(line))
 		skipped++
 	else
@@ -112,6 +115,7 @@ BEGIN {
 	runner_blocks++
 	runner_plan = substr($1, 4) + 0
 	runner_ran = 0
+	runner_failed = 0
 	next
 }
 
@@ -125,6 +129,13 @@ BEGIN {
 		sub(/ .*/, "", prog)
 		seen[prog]++
 		runner_ran++
+		if ($0 ~ /^not ok/)
+			runner_failed = 1
+	} else if (runner_open && runner_failed && $0 ~ /^not ok/ &&
+		   !leaves && plan < 0) {
+		# The stage that ran the block fails because of it.
+		close_runner()
+		next
 	} else {
 		close_runner()
 	}

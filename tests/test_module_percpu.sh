@@ -12,6 +12,7 @@
 # it).
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
+. "$WL_TOP/tests/tap.sh"
 
 for k in $(wl_kernel_check_names); do
 	wl_kernel "$k"
@@ -29,19 +30,17 @@ percpu_size() {
 	echo $(( 16#${hex:-0} ))
 }
 
-check() {
-	local n=$1 what=$2 obj=$3 size
+# result WHAT OBJ: one result, ok when OBJ has no static per-CPU data.
+result() {
+	local what=$1 obj=$2 size
 	if [ ! -f "$obj" ]; then
-		echo "not ok $n $what: no $obj"
+		echo "# no $obj"
+		ok 1 "$what: no static per-CPU data"
 		return
 	fi
 	size=$(percpu_size "$obj")
-	if [ "$size" = 0 ]; then
-		echo "ok $n $what: no static per-CPU data"
-	else
-		echo "# $obj: .data..percpu is $size bytes"
-		echo "not ok $n $what: no static per-CPU data"
-	fi
+	[ "$size" = 0 ] || echo "# $obj: .data..percpu is $size bytes"
+	ok "$size" "$what: no static per-CPU data"
 }
 
 scratch=$(mktemp -d)
@@ -58,10 +57,11 @@ copy_module() {
 copy_module "$scratch/observe"
 make -s -C "$kdir" M="$scratch/observe/module" modules \
 	>"$scratch/observe.log" 2>&1 || sed 's/^/# /' "$scratch/observe.log"
-check 1 "observe mode" "$scratch/observe/module/wakelab.o"
+result "observe mode" "$scratch/observe/module/wakelab.o"
 
 copy_module "$scratch/control"
 # modpost fails on the patched kernel's symbols; the object is linked first.
 make -s -C "$kdir" M="$scratch/control/module" WAKELAB_FAKE_HOOK=1 modules \
 	>"$scratch/control.log" 2>&1 || true
-check 2 "control mode" "$scratch/control/module/wakelab.o"
+result "control mode" "$scratch/control/module/wakelab.o"
+tap_done

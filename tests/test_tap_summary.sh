@@ -35,7 +35,7 @@ case_() {
 }
 
 echo "TAP version 13"
-echo "1..12"
+echo "1..14"
 
 # A program block as the kselftest runner prints it: $1 name, $2 plan,
 # then one leaf per remaining argument ("ok", "not ok", "skip").
@@ -104,5 +104,15 @@ case_ "a skipped program (exit 4, no plan) is a skip" \
 	"0 passed, 0 failed, 1 skipped" 0 < <(
 	echo "1..1"; echo "# selftests: wakelab: a"
 	echo "ok 1 selftests: wakelab: a # SKIP")
+case_ "the stage line of a failed runner block does not count it twice" \
+	"1 passed, 1 failed, 0 skipped" 1 < <(
+	echo "1..1"; prog a 2 ok "not ok"
+	echo "not ok 1 selftests: wakelab: a # exit=1"
+	echo "not ok 2 vm: stock kernel boots, suite ran, dmesg clean (exit 1)")
+case_ "a failed stage after a clean runner block is a failure of its own" \
+	"2 passed, 1 failed, 0 skipped" 1 < <(
+	echo "1..1"; prog a 2 ok ok
+	echo "ok 1 selftests: wakelab: a"
+	echo "not ok 2 vm: stock kernel boots, suite ran, dmesg clean (exit 1)")
 
 [ "$fails" = 0 ]
