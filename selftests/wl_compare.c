@@ -90,14 +90,19 @@ static int wl_cmp_merge_main(const struct wl_cmp_opts *o)
 int main(int argc, char **argv)
 {
 	struct wl_cmp_opts o;
-	int ret;
+	int ret, refused;
 
-	wl_state_init(&wl_cmp_state);
+	refused = wl_state_init(&wl_cmp_state);
 	wl_cmp_parse_args(argc, argv, &o);
-	if (o.restore)
-		return wl_cmp_restore_saved(&o);
 	if (o.merge)
 		return wl_cmp_merge_main(&o);
+	/* --merge reads files only; everything else reads or writes debugfs. */
+	if (refused) {
+		fprintf(stderr, "wl_compare: WL_FAKE_DEBUGFS is set, and this wl_compare runs as root and is no test build: the emulated debugfs is a host-test hook (make -C tests builds .cache/tests/wl_compare, which honours it); unset WL_FAKE_DEBUGFS\n");
+		return 2;
+	}
+	if (o.restore)
+		return wl_cmp_restore_saved(&o);
 	wl_stop_signals(wl_on_signal);
 	wl_env_collect(&wl_cmp_run.env, wl_cmp_state.root);
 

@@ -16,7 +16,8 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
-cmp=$top/selftests/wl_compare
+# The test build (tests/Makefile): only it honours WL_FAKE_DEBUGFS as root.
+cmp=$top/.cache/tests/wl_compare
 fake=$top/tests/fake-wl-stream
 tmp=$(mktemp -d /tmp/test_compare_kernels.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
@@ -25,7 +26,8 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$top/tests/tap.sh"
 
 echo "TAP version 13"
-if ! make -s -C "$top/selftests" >/dev/null 2>&1 || [ ! -x "$cmp" ]; then
+if ! make -s -C "$top/selftests" >/dev/null 2>&1 ||
+   ! make -s -C "$top/tests" "$cmp" >/dev/null 2>&1 || [ ! -x "$cmp" ]; then
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi

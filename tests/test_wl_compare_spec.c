@@ -436,6 +436,239 @@ static void test_state_file(void)
 	free(back);
 }
 
+/*
+ * Values are written as the kernel prints them back ("007" is "7"), so
+ * that the check after the write holds; a value the module's knobs cannot
+ * take is refused before anything is read.
+ */
+static void test_values(void)
+{
+	const char *texts[] = { "wakelab.bias=007,imbalance_pct.MC=0130" };
+	struct wl_state *st = calloc(1, sizeof(*st));
+	char err[512], b[16], mc[16];
+	struct wl_spec sp[1];
+	int ret;
+
+	CHECK(!parse("wakelab.bias=007,imbalance_pct=0130,sched_cache.imb_pct=000",
+		     &sp[0], err) &&
+	      !strcmp(sp[0].items[0].value, "7") &&
+	      !strcmp(sp[0].items[1].value, "130") &&
+	      !strcmp(sp[0].items[2].value, "0"),
+	      "wakelab.bias=007 is 7, imbalance_pct=0130 is 130, 000 is 0\n");
+	CHECK(parse("wakelab.bias=x7", &sp[0], err) == -1 &&
+	      strstr(err, "decimal integer") &&
+	      parse("wakelab.bias=4294967296", &sp[0], err) == -1 &&
+	      parse("wakelab.bias=-1", &sp[0], err) == -1,
+	      "wakelab.bias=x7, 2^32 and -1 refused: %s\n", err);
+	make_tree(1);
+	ret = check(st, texts, 1, sp, err);
+	ret = ret ? ret : wl_spec_apply(st, &sp[0], err, sizeof(err));
+	get("wakelab/bias", b, sizeof(b));
+	get("sched/domains/cpu0/domain0/imbalance_pct", mc, sizeof(mc));
+	CHECK(!ret && !strcmp(b, "7") && !strcmp(mc, "130"),
+	      "wakelab.bias=007 written as 7 and verified (%s)\n", ret ? err : "");
+	wl_spec_restore(st, err, sizeof(err));
+	free(st);
+}
+
+/* A setting gone by the restore is named in words; nothing is created. */
+static void test_gone(void)
+{
+	const char *texts[] = { "NO_WA_IDLE,wakelab.bias=7" };
+	struct wl_state *st = calloc(1, sizeof(*st));
+	char err[512], p[256];
+	struct wl_spec sp[1];
+	int ret;
+
+	make_tree(1);
+	ret = check(st, texts, 1, sp, err);
+	ret = ret ? ret : wl_spec_apply(st, &sp[0], err, sizeof(err));
+	if (ret)
+		ksft_print_msg("apply: %s\n", err);
+	put("sched/features", "GENTLE_FAIR_SLEEPERS NO_HRTICK WA_WEIGHT WA_BIAS\n");
+	err[0] = '\0';
+	ret = wl_spec_restore(st, err, sizeof(err));
+	CHECK(ret == -1 &&
+	      strstr(err, "feature WA_IDLE is not in this kernel's sched/features") &&
+	      !strstr(err, "No such file"),
+	      "a feature gone at restore, in words: %s\n", err);
+	put("sched/features", features0);
+	snprintf(p, sizeof(p), "%s/wakelab/bias", root);
+	unlink(p);
+	err[0] = '\0';
+	ret = wl_spec_restore(st, err, sizeof(err));
+	CHECK(ret == -1 && strstr(err, "wakelab tunable bias") &&
+	      strstr(err, "is gone") && access(p, F_OK),
+	      "a tunable gone at restore, in words, not created: %s\n", err);
+	free(st);
+}
+
+/* The emulated write of a sched/features listing that would not fit. */
+static void test_fake_bound(void)
+{
+	const char *texts[] = { "NO_WA_IDLE" };
+	struct wl_state *st = calloc(1, sizeof(*st));
+	char *big = malloc(WL_SPEC_FILE), *after = malloc(WL_SPEC_FILE);
+	char err[512];
+	struct wl_spec sp[1];
+	size_t o;
+	int ret, k = 0;
+
+	/* WA_IDLE, then tokens up to WL_SPEC_FILE - 2 bytes with the newline. */
+	o = snprintf(big, WL_SPEC_FILE, "WA_IDLE");
+	while (o < WL_SPEC_FILE - 12)
+		o += snprintf(big + o, WL_SPEC_FILE - o, " F%07d", k++);
+	while (o < WL_SPEC_FILE - 3)
+		big[o++] = 'X';
+	big[o++] = '\n';
+	big[o] = '\0';
+	make_tree(1);
+	put("sched/features", big);
+	ret = check(st, texts, 1, sp, err);
+	err[0] = '\0';
+	ret = ret ? ret : wl_spec_apply(st, &sp[0], err, sizeof(err));
+	get("sched/features", after, WL_SPEC_FILE);
+	CHECK(ret == -1 && strstr(err, "WA_IDLE") && !strcmp(after, big),
+	      "a features listing that would outgrow the buffer: refused, unchanged (%zu bytes): %s\n",
+	      o, err);
+	free(st);
+	free(big);
+	free(after);
+}
+
+/* A state file as wl_state_save() writes it, with @lines as its settings. */
+static void state_file(const char *path, const char *lines, mode_t mode)
+{
+	char boot[64] = "unknown";
+	FILE *f;
+
+	if (wl_read_file("/proc/sys/kernel/random/boot_id", boot, sizeof(boot)) < 0)
+		snprintf(boot, sizeof(boot), "unknown");
+	boot[strcspn(boot, "\n")] = '\0';
+	unlink(path);
+	f = fopen(path, "w");
+	if (!f)
+		ksft_exit_fail_msg("cannot create %s\n", path);
+	fprintf(f, "%s\nboot_id %s\npid 1\nroot %s\n%send\n", WL_STATE_MAGIC,
+		boot, root, lines);
+	fclose(f);
+	chmod(path, mode);
+}
+
+/*
+ * --restore takes orders from a state file only when wl_compare could have
+ * written it: paths it saves, a file and directory nobody else can write.
+ * A refused file changes nothing, not even its good lines.
+ */
+static void test_state_refused(void)
+{
+	struct wl_state *st = calloc(1, sizeof(*st));
+	char path[128], lines[1024], good[256], err[512], f[256], v[64];
+	char core0[256] = "", core1[256] = "";
+	struct {
+		const char *what, *fmt;
+		mode_t mode;
+		const char *says;
+	} bad[] = {
+		{ "a set line naming /proc/sys/kernel/core_pattern",
+		  "set\ttunable\tbias\t/proc/sys/kernel/core_pattern\t5\n", 0644,
+		  "not the file wl_compare saves it from" },
+		{ "a ../ path", "set\ttunable\tbias\t%s/wakelab/../victim\t5\n",
+		  0644, "'..'" },
+		{ "a tunable path under another name",
+		  "set\ttunable\tbias\t%s/victim\t5\n", 0644,
+		  "not the file wl_compare saves it from" },
+		{ "a feature outside sched/features",
+		  "set\tfeature\tWA_IDLE\t%s/victim\t1\n", 0644,
+		  "not the file wl_compare saves it from" },
+		{ "a domain path with a stray suffix",
+		  "set\timbalance_pct\tMC\t%s/sched/domains/cpu0/domain0/imbalance_pctx\t117\n",
+		  0644, "not the file wl_compare saves it from" },
+		{ "a tunable named like a path",
+		  "set\ttunable\t../victim\t%s/wakelab/../victim\t5\n", 0644,
+		  "'..'" },
+		{ "a tunable that is a table",
+		  "set\ttunable\tplacement\t%s/wakelab/placement\t5\n", 0644,
+		  "no tunable wl_compare saves is named 'placement'" },
+		{ "a feature value that is no 0 or 1",
+		  "set\tfeature\tWA_IDLE\t%s/sched/features\t2\n", 0644,
+		  "'2' is no value a feature has" },
+		{ "a group-writable state file", "", 0664, "writable by its group" },
+		{ "an others-writable state file", "", 0646, "writable by others" },
+	};
+	size_t i;
+	int pid, ret, refused = 0;
+
+	make_tree(1);
+	put("victim", "victim\n");
+	snprintf(path, sizeof(path), "%s/%s", root, WL_STATE_NAME);
+	wl_read_file("/proc/sys/kernel/core_pattern", core0, sizeof(core0));
+	/* Its good line turns WA_IDLE off: a refused file must not. */
+	snprintf(good, sizeof(good), "set\tfeature\tWA_IDLE\t%s/sched/features\t0\n",
+		 root);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t o = snprintf(lines, sizeof(lines), "%s", good);
+
+		snprintf(lines + o, sizeof(lines) - o, bad[i].fmt, root);
+		state_file(path, lines, bad[i].mode);
+		wl_state_init(st);
+		err[0] = '\0';
+		ret = wl_state_load(st, path, &pid, err, sizeof(err));
+		if (!ret)
+			wl_spec_restore(st, err, sizeof(err));
+		get("sched/features", f, sizeof(f));
+		get("victim", v, sizeof(v));
+		if (ret == -1 && strstr(err, bad[i].says) && !st->saved &&
+		    !strcmp(f, features0) && !strcmp(v, "victim\n"))
+			refused++;
+		else
+			ksft_print_msg("%s: not refused as it should be: %d %s\n",
+				       bad[i].what, ret, err);
+		ksft_print_msg("%s: %s\n", bad[i].what, err);
+	}
+	wl_read_file("/proc/sys/kernel/core_pattern", core1, sizeof(core1));
+	CHECK(refused == (int)(sizeof(bad) / sizeof(bad[0])) &&
+	      !strcmp(core0, core1),
+	      "%d bad state files refused, nothing written (sched/features, the victim file, core_pattern)\n",
+	      refused);
+
+	state_file(path, good, 0644);
+	snprintf(lines, sizeof(lines), "%s.link", path);
+	unlink(lines);
+	ret = symlink(path, lines) ? -2 : wl_state_load(st, lines, &pid, err, sizeof(err));
+	CHECK(ret == -1 && strstr(err, "symbolic link"),
+	      "a state file that is a symbolic link is refused: %s\n", err);
+	unlink(lines);
+
+	chmod(root, 0775);
+	ret = wl_state_load(st, path, &pid, err, sizeof(err));
+	chmod(root, 0755);
+	CHECK(ret == -1 && strstr(err, "directory") &&
+	      strstr(err, "writable by its group"),
+	      "a state file in a group-writable directory is refused: %s\n", err);
+
+	if (geteuid() == 0) {
+		ret = chown(path, 65534, 65534) ? -2 :
+		      wl_state_load(st, path, &pid, err, sizeof(err));
+		CHECK(ret == -1 && strstr(err, "belongs to uid 65534") &&
+		      strstr(err, "root"),
+		      "run as root, a state file of uid 65534 is refused: %s\n", err);
+		ret = chown(path, 0, 0);
+	} else {
+		ksft_test_result_skip("a state file of another user: needs root to chown\n");
+	}
+
+	state_file(path, good, 0600);
+	ret = wl_state_load(st, path, &pid, err, sizeof(err));
+	ret = ret ? ret : wl_spec_restore(st, err, sizeof(err));
+	get("sched/features", f, sizeof(f));
+	CHECK(!ret && strstr(f, "NO_WA_IDLE"),
+	      "the same good line alone, in a file of mode 0600, is restored (%s)\n",
+	      ret ? err : "");
+	unlink(path);
+	free(st);
+}
+
 int main(void)
 {
 	char cmd[96];
@@ -443,12 +676,16 @@ int main(void)
 	snprintf(root, sizeof(root), "/tmp/test_wl_compare_spec.%d", getpid());
 	setenv("WL_FAKE_DEBUGFS", root, 1);
 	ksft_print_header();
-	ksft_set_plan(46);
+	ksft_set_plan(57);
 	test_syntax();
 	test_check();
 	test_apply();
 	test_state_file();
 	test_sched_cache();
+	test_values();
+	test_gone();
+	test_fake_bound();
+	test_state_refused();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd))
 		ksft_print_msg("cleanup of %s failed\n", root);

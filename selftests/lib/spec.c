@@ -42,6 +42,31 @@ static int wl_is_uint(const char *s)
 	return 1;
 }
 
+/*
+ * A decimal number in 0..@max, made of digits only, as the kernel prints it
+ * back, into @out ("007" is "7"): what is written is then what is read back
+ * and checked.  0, or -1 when @s is no such number.
+ */
+static int wl_norm_uint(const char *s, unsigned long long max, char *out,
+			size_t len)
+{
+	unsigned long long v;
+	size_t z;
+
+	if (!wl_is_uint(s))
+		return -1;
+	z = strspn(s, "0");
+	s += s[z] ? z : z - 1;		/* All zeros: "0". */
+	if (strlen(s) > 20)
+		return -1;
+	errno = 0;
+	v = strtoull(s, NULL, 10);
+	if (errno || v > max)
+		return -1;
+	snprintf(out, len, "%llu", v);
+	return 0;
+}
+
 /* Does item b set the same thing as item a (a conflict in one spec)? */
 static int wl_item_same(const struct wl_item *a,
 			const struct wl_item *b)
@@ -92,6 +117,16 @@ static const char * const wl_llc_balancing_files[] = {
 #define WL_NR_LLC_FILES \
 	(sizeof(wl_llc_balancing_files) / sizeof(wl_llc_balancing_files[0]))
 
+int wl_spec_llc_file(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < WL_NR_LLC_FILES; i++)
+		if (!strcmp(name, wl_llc_balancing_files[i]))
+			return (int)i;
+	return -1;
+}
+
 /*
  * "sched_cache.FILE=N": a u32 for a file of sched/llc_balancing (0 or 1
  * for "enabled"), written back as the kernel prints it ("007" is "7").
@@ -100,30 +135,24 @@ static int wl_spec_sched_cache(struct wl_spec *s, char *tok, char *eq,
 			       char *err, size_t elen)
 {
 	const char *file = tok + strlen(WL_SCHED_CACHE_PREFIX);
-	char v[16];
-	size_t i;
-	unsigned long n;
+	char v[24];
+	int i;
 
 	if (!eq || eq == file || !eq[1])
 		return wl_err(err, elen,
 			      "spec '%s': '%s' is not sched_cache.FILE=N",
 			      s->text, tok);
 	*eq = '\0';
-	for (i = 0; i < WL_NR_LLC_FILES; i++)
-		if (!strcmp(file, wl_llc_balancing_files[i]))
-			break;
-	if (i == WL_NR_LLC_FILES)
+	i = wl_spec_llc_file(file);
+	if (i < 0)
 		return wl_err(err, elen,
 			      "spec '%s': no llc_balancing file '%s' (enabled, aggr_tolerance, epoch_period, epoch_affinity_timeout, overaggr_pct or imb_pct)",
 			      s->text, file);
-	n = wl_is_uint(eq + 1) && strlen(eq + 1) <= 10 ?
-	    strtoul(eq + 1, NULL, 10) : ~0UL;
-	if (n > (i ? 4294967295UL : 1UL))
+	if (wl_norm_uint(eq + 1, i ? 4294967295ULL : 1ULL, v, sizeof(v)))
 		return wl_err(err, elen,
 			      "spec '%s': sched_cache.%s '%s' is not %s",
 			      s->text, file, eq + 1, i ?
 			      "an integer in 0..4294967295" : "0 or 1");
-	snprintf(v, sizeof(v), "%lu", n);
 	return wl_spec_add(s, WL_IT_SCHED_CACHE, file, v, err, elen);
 }
 
@@ -131,7 +160,7 @@ static int wl_spec_sched_cache(struct wl_spec *s, char *tok, char *eq,
 static int wl_spec_item(struct wl_spec *s, char *tok, int *dflt,
 			char *err, size_t elen)
 {
-	char *eq = strchr(tok, '=');
+	char *eq = strchr(tok, '='), v[24];
 
 	if (!strcmp(tok, "default")) {
 		*dflt = 1;
@@ -182,13 +211,16 @@ static int wl_spec_item(struct wl_spec *s, char *tok, int *dflt,
 			return wl_err(err, elen,
 				      "spec '%s': bad wakelab tunable '%s'",
 				      s->text, tok + 8);
-		return wl_spec_add(s, WL_IT_TUNABLE, tok + 8, eq + 1, err,
-				   elen);
+		/* The module's knobs take digits only, and print "%llu". */
+		if (wl_norm_uint(eq + 1, 4294967295ULL, v, sizeof(v)))
+			return wl_err(err, elen,
+				      "spec '%s': wakelab.%s '%s' is not a decimal integer in 0..4294967295",
+				      s->text, tok + 8, eq + 1);
+		return wl_spec_add(s, WL_IT_TUNABLE, tok + 8, v, err, elen);
 	}
 	if (!strncmp(tok, "imbalance_pct", 13) &&
 	    (tok[13] == '=' || tok[13] == '.')) {
 		const char *dom = "";
-		long v;
 
 		if (!eq)
 			return wl_err(err, elen,
@@ -202,13 +234,12 @@ static int wl_spec_item(struct wl_spec *s, char *tok, int *dflt,
 					      "spec '%s': bad domain name '%s' (MC, DIE, NUMA...)",
 					      s->text, dom);
 		}
-		v = wl_is_uint(eq + 1) ? strtol(eq + 1, NULL, 10) : -1;
-		if (v < WL_IMB_MIN || v > WL_IMB_MAX)
+		if (wl_norm_uint(eq + 1, WL_IMB_MAX, v, sizeof(v)) ||
+		    atoi(v) < WL_IMB_MIN)
 			return wl_err(err, elen,
 				      "spec '%s': imbalance_pct '%s' is not an integer in %d..%d",
 				      s->text, eq + 1, WL_IMB_MIN, WL_IMB_MAX);
-		return wl_spec_add(s, WL_IT_IMBALANCE, dom, eq + 1, err,
-				   elen);
+		return wl_spec_add(s, WL_IT_IMBALANCE, dom, v, err, elen);
 	}
 	/* Not a sched feature: its own switch, sched/llc_balancing/enabled. */
 	if (!strcmp(tok, "SCHED_CACHE") || !strcmp(tok, "NO_SCHED_CACHE"))

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +20,36 @@
 #include "wl/text.h"
 #include "wl/util.h"
 
-void wl_state_init(struct wl_state *st)
+/*
+ * The emulated debugfs is a host-test hook: a test build (tests/Makefile
+ * defines WL_TEST_BUILD) honours it always, any other build only when not
+ * root, so that a stray WL_FAKE_DEBUGFS in root's environment cannot turn
+ * a real comparison into one that changes nothing, or point the state
+ * file somewhere else.
+ */
+#ifdef WL_TEST_BUILD
+#define WL_FAKE_OK()	1
+#else
+#define WL_FAKE_OK()	(geteuid() != 0)
+#endif
+
+int wl_state_init(struct wl_state *st)
 {
 	const char *fake = getenv("WL_FAKE_DEBUGFS");
 
 	memset(st, 0, sizeof(*st));
+	if (fake && *fake && !WL_FAKE_OK()) {
+		/* Nothing can be read or written through a refused root. */
+		snprintf(st->root, sizeof(st->root), "%s", WL_FAKE_REFUSED);
+		return -1;
+	}
 	if (fake && *fake) {
 		snprintf(st->root, sizeof(st->root), "%s", fake);
 		st->fake = 1;
 	} else {
 		snprintf(st->root, sizeof(st->root), "%s", WL_DEBUGFS);
 	}
+	return 0;
 }
 
 void wl_state_path(const struct wl_state *st, char *buf, size_t len,
@@ -144,17 +164,21 @@ static int wl_setting_read(const struct wl_setting *s, char *buf,
 	}
 }
 
-/* Replace a plain file's content (the emulation's write). */
+/*
+ * Replace a plain file's content (the emulation's write).  Like a debugfs
+ * file, it must exist: a write never creates one.
+ */
 static int wl_fake_store(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	size_t len = strlen(text);
 	int ret = 0;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	if (fputs(text, f) < 0)
+	if (write(fd, text, len) != (ssize_t)len)
 		ret = -EIO;
-	if (fclose(f) && !ret)
+	if (close(fd) && !ret)
 		ret = -errno;
 	return ret;
 }
@@ -189,10 +213,13 @@ static int wl_fake_write(const struct wl_setting *s, const char *tok)
 				 name);
 			t = b;
 		}
-		o += snprintf(out + o, sizeof(out) - o, "%s%s", o ? " " : "",
-			      t);
+		/* Bounded: a listing that does not fit is refused whole. */
+		if (wl_fmt(out + o, sizeof(out) - o, "%s%s", o ? " " : "", t))
+			return -EFBIG;
+		o += strlen(out + o);
 	}
-	snprintf(out + o, sizeof(out) - o, "\n");
+	if (wl_fmt(out + o, sizeof(out) - o, "\n"))
+		return -EFBIG;
 	return wl_fake_store(s->path, out);
 }
 
@@ -384,6 +411,10 @@ static int wl_check_item(struct wl_state *st, const struct wl_spec *sp,
 		}
 		snprintf(text, sizeof(text), "wakelab/%s", it->key);
 		wl_state_path(st, path, sizeof(path), text);
+		if (stat(path, &sb) && errno == ENOENT)
+			return wl_err(err, elen,
+				      "spec '%s': the loaded wakelab.ko has no tunable '%s' (no %s: a module older than this wl_compare? reload module/wakelab.ko)",
+				      sp->text, it->key, path);
 		if (stat(path, &sb) || !S_ISREG(sb.st_mode) ||
 		    !(sb.st_mode & 0200) || !strcmp(it->key, "placement") ||
 		    !strcmp(it->key, "caps") || !strcmp(it->key, "reset") ||
@@ -438,19 +469,75 @@ static const char *wl_spec_want(const struct wl_spec *sp,
 	return v;
 }
 
+/*
+ * Why setting @s could not be read (wl_setting_read() returned @ret), in
+ * words: a setting that is gone is named as such, not "No such file".
+ */
+static void wl_setting_why(const struct wl_setting *s, int ret, char *buf,
+			   size_t len)
+{
+	struct stat sb;
+
+	if (ret != -ENOENT) {
+		wl_fmt(buf, len, "reading %s: %s", s->path, strerror(-ret));
+		return;
+	}
+	if (!stat(s->path, &sb)) {
+		if (s->kind == WL_IT_FEATURE)
+			wl_fmt(buf, len,
+				 "feature %s is not in this kernel's sched/features (%s)",
+				 s->key, s->path);
+		else
+			wl_fmt(buf, len, "%s of %s: no value in it", s->key,
+				 s->path);
+		return;
+	}
+	switch (s->kind) {
+	case WL_IT_FEATURE:
+		wl_fmt(buf, len,
+			 "feature %s: %s is gone (debugfs not mounted, or a kernel without CONFIG_SCHED_DEBUG)",
+			 s->key, s->path);
+		break;
+	case WL_IT_POLICY:
+	case WL_IT_TUNABLE:
+		wl_fmt(buf, len,
+			 "wakelab %s%s: %s is gone (wakelab.ko unloaded, or a module without it loaded)",
+			 s->kind == WL_IT_POLICY ? "" : "tunable ", s->key,
+			 s->path);
+		break;
+	case WL_IT_IMBALANCE:
+		wl_fmt(buf, len,
+			 "imbalance_pct of domain %s: %s is gone (the sched domains were rebuilt: CPU hotplug, cpusets?)",
+			 s->key, s->path);
+		break;
+	default:
+		wl_fmt(buf, len, "%s: %s is gone (no cache-aware scheduling now)",
+			 s->key, s->path);
+		break;
+	}
+}
+
 int wl_spec_apply(struct wl_state *st, const struct wl_spec *sp,
 		  char *err, size_t elen)
 {
-	char now[WL_SPEC_VAL];
+	char now[WL_SPEC_VAL], why[2 * WL_SPEC_PATH];
 	int i, ret, bad = 0;
 
 	for (i = 0; i < st->nset; i++) {
 		struct wl_setting *s = &st->set[i];
 		const char *want = wl_spec_want(sp, s);
 
-		if (wl_setting_read(s, now, sizeof(now)) == 0 &&
-		    !strcmp(now, want))
+		ret = wl_setting_read(s, now, sizeof(now));
+		if (!ret && !strcmp(now, want))
 			continue;
+		/* Nothing is written to a setting that is not there. */
+		if (ret == -ENOENT) {
+			wl_setting_why(s, ret, why, sizeof(why));
+			if (!bad++)
+				wl_err(err, elen, "cannot %s '%s': %s",
+				       sp ? "apply" : "restore", want, why);
+			continue;
+		}
 		ret = wl_setting_write(st, s, want);
 		if (ret && !bad++)
 			wl_err(err, elen, "writing '%s' for %s to %s: %s",
@@ -462,9 +549,9 @@ int wl_spec_apply(struct wl_state *st, const struct wl_spec *sp,
 
 		ret = wl_setting_read(s, now, sizeof(now));
 		if (ret) {
+			wl_setting_why(s, ret, why, sizeof(why));
 			if (!bad++)
-				wl_err(err, elen, "re-reading %s: %s", s->path,
-				       strerror(-ret));
+				wl_err(err, elen, "re-reading: %s", why);
 			continue;
 		}
 		strcpy(s->cur, now);

@@ -52,7 +52,7 @@ int wl_state_save(const struct wl_state *st, const char *path,
 		  char *err, size_t elen)
 {
 	char tmp[PATH_MAX], boot[64];
-	int i, ret = 0;
+	int i, fd, ret = 0;
 	FILE *f;
 
 	for (i = 0; i < st->nset; i++)
@@ -64,10 +64,19 @@ int wl_state_save(const struct wl_state *st, const char *path,
 				      st->set[i].key, st->set[i].path, path);
 	if (wl_fmt(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()))
 		return wl_err(err, elen, "state file path too long: %s", path);
-	f = fopen(tmp, "wxe");
-	if (!f)
+	/* Only its owner may write it: --restore refuses it otherwise. */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		ret = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		return wl_err(err, elen, "cannot write the state file %s: %s",
-			      tmp, strerror(errno));
+			      tmp, strerror(ret));
+	}
 	wl_boot_id(boot, sizeof(boot));
 	fprintf(f, "%s\n", WL_STATE_MAGIC);
 	fputs("# Settings a wl_compare run changed, as they were before it.\n", f);
@@ -127,22 +136,166 @@ static int wl_state_set_line(struct wl_state *st, char *line)
 	return 0;
 }
 
+/* @s is non-empty and made of the characters of @set only. */
+static int wl_all_of(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+#define WL_UPPER	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+#define WL_LOWER	"abcdefghijklmnopqrstuvwxyz0123456789_"
+#define WL_DIGITS	"0123456789"
+
+/*
+ * Whether setting @s is one wl_compare itself saves: the path its kind and
+ * key give under @root, and a value of that kind; 0, or -1 with @why.
+ */
+static int wl_state_set_ok(const struct wl_setting *s, const char *root,
+			   char *why, size_t len)
+{
+	char want[WL_SPEC_PATH + 64] = "", rel[WL_SPEC_PATH];
+	const char *p, *k = s->key, *v = s->orig;
+	unsigned int cpu, dom;
+	int n = -1, key_ok = 0, val_ok = 0;
+
+	for (p = s->path; p; p = strchr(p, '/')) {
+		p += *p == '/';
+		if (!strncmp(p, "..", 2) && (!p[2] || p[2] == '/'))
+			return wl_err(why, len, "a path with a '..' component");
+	}
+	switch (s->kind) {
+	case WL_IT_FEATURE:
+		key_ok = wl_all_of(k, WL_UPPER);
+		val_ok = !strcmp(v, "0") || !strcmp(v, "1");
+		wl_fmt(want, sizeof(want), "%s/sched/features", root);
+		break;
+	case WL_IT_POLICY:
+		key_ok = !strcmp(k, "policy");
+		val_ok = wl_all_of(v, WL_LOWER "+-");
+		wl_fmt(want, sizeof(want), "%s/wakelab/policy", root);
+		break;
+	case WL_IT_TUNABLE:
+		key_ok = wl_all_of(k, WL_LOWER) && strcmp(k, "policy") &&
+			 strcmp(k, "placement") && strcmp(k, "caps") &&
+			 strcmp(k, "reset") && strcmp(k, "llc");
+		val_ok = wl_all_of(v, WL_DIGITS);
+		wl_fmt(want, sizeof(want), "%s/wakelab/%s", root, k);
+		break;
+	case WL_IT_IMBALANCE:
+		key_ok = wl_all_of(k, WL_UPPER);
+		val_ok = wl_all_of(v, WL_DIGITS);
+		/* sched/domains/cpuN/domainM/imbalance_pct, as printed. */
+		if (!strncmp(s->path, root, strlen(root)) &&
+		    !wl_fmt(rel, sizeof(rel), "%s", s->path + strlen(root)) &&
+		    sscanf(rel, "/sched/domains/cpu%u/domain%u/imbalance_pct%n",
+			   &cpu, &dom, &n) == 2 && n == (int)strlen(rel))
+			wl_fmt(want, sizeof(want),
+			       "%s/sched/domains/cpu%u/domain%u/imbalance_pct",
+			       root, cpu, dom);
+		else
+			wl_fmt(want, sizeof(want),
+			       "%s/sched/domains/cpuN/domainM/imbalance_pct", root);
+		break;
+	case WL_IT_SCHED_CACHE:
+		key_ok = wl_spec_llc_file(k) >= 0;
+		val_ok = wl_all_of(v, WL_DIGITS);
+		wl_fmt(want, sizeof(want), "%s/" WL_LLC_BALANCING "/%s", root, k);
+		break;
+	default:
+		break;
+	}
+	if (!key_ok)
+		return wl_err(why, len, "no %s wl_compare saves is named '%s'",
+			      wl_kind_names[s->kind], k);
+	if (strcmp(want, s->path))
+		return wl_err(why, len,
+			      "not the file wl_compare saves it from (%s)", want);
+	if (!val_ok)
+		return wl_err(why, len, "'%s' is no value a %s has", v,
+			      wl_kind_names[s->kind]);
+	return 0;
+}
+
+/*
+ * Whether the state file open as @fd at @path, and its directory, are
+ * safe to take orders from: this user's (root's as root), not writable by
+ * group or others; 0, or -1 with @err.
+ */
+static int wl_state_trusted(int fd, const char *path, char *err, size_t elen)
+{
+	char dir[PATH_MAX], *slash;
+	uid_t me = geteuid();
+	struct stat sb;
+
+	if (fstat(fd, &sb))
+		return wl_err(err, elen, "cannot stat the state file %s: %s",
+			      path, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return wl_err(err, elen, "refused: the state file %s is not a regular file",
+			      path);
+	if (sb.st_uid != me)
+		return wl_err(err, elen,
+			      "refused: the state file %s belongs to uid %u, not %u (%s): it could name any file to write",
+			      path, (unsigned int)sb.st_uid, (unsigned int)me,
+			      me ? "this user" : "root");
+	if (sb.st_mode & 022)
+		return wl_err(err, elen,
+			      "refused: the state file %s is writable by %s (mode %04o): it could name any file to write",
+			      path, sb.st_mode & 020 ? "its group" : "others",
+			      (unsigned int)(sb.st_mode & 07777));
+	if (wl_fmt(dir, sizeof(dir), "%s", path))
+		return wl_err(err, elen, "state file path too long: %s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &sb))
+		return wl_err(err, elen, "cannot stat %s: %s", dir,
+			      strerror(errno));
+	if (sb.st_uid != me && sb.st_uid != 0)
+		return wl_err(err, elen,
+			      "refused: the state file's directory %s belongs to uid %u, neither this user nor root",
+			      dir, (unsigned int)sb.st_uid);
+	if ((sb.st_mode & 022) && !(sb.st_mode & S_ISVTX))
+		return wl_err(err, elen,
+			      "refused: the state file's directory %s is writable by %s (mode %04o), so the file could have been replaced",
+			      dir, sb.st_mode & 020 ? "its group" : "others",
+			      (unsigned int)(sb.st_mode & 07777));
+	return 0;
+}
+
 int wl_state_load(struct wl_state *st, const char *path,
 		  int *pid, char *err, size_t elen)
 {
 	char line[WL_SPEC_PATH + WL_SPEC_KEY + 2 * WL_SPEC_VAL], boot[64];
-	int lineno = 0, end = 0, have = 0, ret = 0;
+	char why[WL_SPEC_PATH * 2];
+	int lineno = 0, end = 0, have = 0, ret = 0, fd, i;
 	size_t n;
 	FILE *f;
 
 	st->nset = 0;
 	*pid = 0;
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
 		return wl_err(err, elen, errno == ENOENT ?
 			      "no saved settings: %s does not exist (nothing to restore)" :
+			      errno == ELOOP ?
+			      "refused: the state file %s is a symbolic link" :
 			      "cannot read the state file %s: %s", path,
 			      strerror(errno));
+	if (wl_state_trusted(fd, path, err, elen)) {
+		close(fd);
+		return -1;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return wl_err(err, elen, "cannot read the state file %s: %s",
+			      path, strerror(errno));
+	}
 	wl_boot_id(boot, sizeof(boot));
 	while (!ret && fgets(line, sizeof(line), f)) {
 		lineno++;
@@ -182,10 +335,23 @@ int wl_state_load(struct wl_state *st, const char *path,
 		}
 	}
 	fclose(f);
-	if (ret || !end || have != 7 || *pid <= 0 || !st->nset)
+	if (ret || !end || have != 7 || *pid <= 0 || !st->nset) {
+		st->nset = 0;
 		return wl_err(err, elen,
 			      "%s is not a complete wl_compare state file (line %d); restore by hand from it, then remove it",
 			      path, lineno);
+	}
+	/* Every setting checked before the caller may write any. */
+	for (i = 0; i < st->nset; i++) {
+		if (!wl_state_set_ok(&st->set[i], st->root, why, sizeof(why)))
+			continue;
+		wl_err(err, elen,
+		       "refused: %s, setting %d: %s %s at %s: %s; nothing restored",
+		       path, i + 1, wl_kind_names[st->set[i].kind],
+		       st->set[i].key, st->set[i].path, why);
+		st->nset = 0;
+		return -1;
+	}
 	st->saved = 1;
 	return 0;
 }

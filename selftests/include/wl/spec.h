@@ -114,8 +114,16 @@ struct wl_state {
 	struct wl_setting	set[WL_SPEC_MAX_SET];
 };
 
-/* Debugfs root: $WL_FAKE_DEBUGFS (emulated, tests) or /sys/kernel/debug. */
-void wl_state_init(struct wl_state *st);
+/* What a refused $WL_FAKE_DEBUGFS leaves as the root: nothing is there. */
+#define WL_FAKE_REFUSED		"/nonexistent/WL_FAKE_DEBUGFS-refused"
+
+/*
+ * Debugfs root: $WL_FAKE_DEBUGFS (emulated, host tests) or
+ * /sys/kernel/debug.  The emulation is honoured by a test build
+ * (-DWL_TEST_BUILD, tests/Makefile) and otherwise only when not root:
+ * returns -1, and a root where nothing exists, when it is set but refused.
+ */
+int wl_state_init(struct wl_state *st);
 
 void wl_state_path(const struct wl_state *st, char *buf, size_t len,
 		   const char *rel);
@@ -131,6 +139,9 @@ void wl_state_path(const struct wl_state *st, char *buf, size_t len,
  */
 int wl_spec_parse(const char *text, struct wl_spec *s,
 		  char *err, size_t elen);
+
+/* Index of @name among sched/llc_balancing's files ("enabled" is 0), or -1. */
+int wl_spec_llc_file(const char *name);
 
 /* Whether the spec changes anything in the kernel. */
 int wl_spec_touches_kernel(const struct wl_spec *s);
@@ -205,7 +216,15 @@ int wl_state_save(const struct wl_state *st, const char *path,
  *
  * Refused: no file, a file that is not a complete state file, one written
  * in an earlier boot (the reboot reset what it holds), or one for another
- * debugfs root.  Return: 0, or -1 with a message in @err.
+ * debugfs root; a file that is a symbolic link, is not this user's (root's
+ * when run as root), or that group or others can write, or in a directory
+ * that is neither this user's nor root's, or that group or others can write
+ * (unless sticky, as /tmp); a setting whose path is not the one wl_compare
+ * saves for its kind and key (sched/features, wakelab/<tunable>,
+ * sched/domains/cpuN/domainM/imbalance_pct, sched/llc_balancing/<file>
+ * under the root; no "..") or whose value is not one that kind has.  All of
+ * it is checked before anything is returned, so a refused file changes
+ * nothing.  Return: 0, or -1 with a message in @err.
  */
 int wl_state_load(struct wl_state *st, const char *path,
 		  int *pid, char *err, size_t elen);
