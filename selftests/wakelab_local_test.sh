@@ -8,7 +8,13 @@
 # restores and exits 130; after SIGKILL, --restore puts everything back;
 # a module loaded before stays loaded with its knobs; each refusal (not
 # root, debugfs absent, a left run, no build tree, a module that does not
-# load) changes nothing and exits 3.  Needs root, the driver
+# load) changes nothing and exits 3.  The driver's own hazards: TERM
+# during the snapshot and during the module's load (its fault points,
+# WAKELAB_LOCAL_STALL), a second run beside a live one, --restore during a
+# live run, a state that names a file that is not a setting (core_pattern,
+# a ../ path, a wl_compare state's "set" line) or that others can write,
+# and a module loaded before that lacks one of today's knobs: each ends
+# with every setting as the test's own snapshot had it.  Needs root, the driver
 # ($WAKELAB_COMPARE_LOCAL, default /wakelab/guest/compare-local, which
 # scripts/vm installs) and a built wakelab.ko ($WAKELAB_MODULE, default
 # /wakelab/modules/wakelab.ko); skips without them.
@@ -25,7 +31,7 @@ tmp=/tmp/wakelab_local_test.$$
 rel=$(uname -r)
 n=0
 fails=0
-ntests=10
+ntests=17
 
 usage() {
 	cat <<EOF
@@ -82,8 +88,10 @@ skip() {
 }
 
 # The settings as this test sees them, independently of the driver: the
-# features' words sorted, the writable sched/ and sched sysctl files.
+# features' words sorted, the writable sched/ and sched sysctl files, and
+# kernel.core_pattern (never the driver's to write).
 settings() {
+	echo "core_pattern: $(cat /proc/sys/kernel/core_pattern)"
 	tr ' ' '\n' < $S/features | sed '/^$/d' | sort
 	for f in $S/* $S/llc_balancing/* /proc/sys/kernel/sched_*; do
 		[ -f "$f" ] && [ "$f" != $S/features ] || continue
@@ -265,7 +273,172 @@ else
 	skip "refusal: debugfs not mounted" "cannot unmount $D (in use)"
 fi
 
-# 10: bad usage changes nothing either.
+# wait_file FILE: until FILE exists (at most 60 s).
+wait_file() {
+	i=0
+	until [ -e "$1" ]; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || return 1
+		sleep 0.1
+	done
+}
+
+# 10: TERM while the snapshot is half taken: nothing was changed, the lock
+# is gone, exit 143.
+: > $tmp/log
+# shellcheck disable=SC2086
+WAKELAB_LOCAL_STALL=snapshot setsid "$drv" --module "$ko" --bin "$here" \
+	--out $tmp/out11 -- $args -r 1 $specs > $tmp/log 2>&1 &
+pid=$!
+wait_file $st/stall && kill -TERM $pid
+wait $pid
+rc=$?
+{ echo "driver exit $rc"; [ $rc = 143 ] && clean $tmp/before &&
+  grep -q 'signal 15: restoring' $tmp/log; } >> $tmp/log 2>&1
+result $? "TERM during the snapshot: exit 143, nothing changed, no state left" $tmp/log
+
+# 11: TERM while the module loads (the driver's marker written, the load
+# under way): the load completes, then the module is unloaded.
+: > $tmp/log
+# shellcheck disable=SC2086
+WAKELAB_LOCAL_STALL=insmod setsid "$drv" --module "$ko" --bin "$here" \
+	--out $tmp/out12 -- $args -r 1 $specs > $tmp/log 2>&1 &
+pid=$!
+if wait_file $st/stall; then
+	[ -f $st/loaded ] || echo "no marker $st/loaded before the load" >> $tmp/log
+	kill -TERM $pid
+	sleep 0.3
+	rm -f $st/stall
+fi
+wait $pid
+rc=$?
+{ echo "driver exit $rc"; [ $rc = 143 ] && clean $tmp/before &&
+  ! grep -q 'no marker' $tmp/log &&
+  grep -q 'wakelab.ko unloaded' $tmp/log; } >> $tmp/log 2>&1
+result $? "TERM during the module's load: exit 143, module unloaded, settings back" $tmp/log
+
+# 12: a second run beside a live one refuses and touches nothing of it;
+# the first ends as it would alone.
+: > $tmp/log
+# shellcheck disable=SC2086
+start_bg $tmp/log --module "$ko" --bin "$here" --out $tmp/out13 -- $args -r 3 $specs
+pid=$!
+if wait_trial $tmp/log 1; then
+	cp -r $st $tmp/st13
+	# shellcheck disable=SC2086
+	"$drv" --module "$ko" --bin "$here" --out $tmp/out13b -- $args -r 1 default \
+		> $tmp/log2 2>&1
+	rc2=$?
+	diff -r $st/snapshot $tmp/st13/snapshot > /dev/null &&
+		cmp -s $st/pid $tmp/st13/pid && [ -f $st/loaded ] || echo "the first run's state changed" >> $tmp/log
+fi
+wait $pid
+rc=$?
+{ echo "first driver exit $rc, second $rc2"; cat $tmp/log2
+  [ $rc = 0 ] && [ "$rc2" = 3 ] && ! grep -q 'state changed' $tmp/log &&
+  grep -q 'refused (nothing changed): .*held by another run' $tmp/log2 &&
+  clean $tmp/before; } >> $tmp/log 2>&1
+result $? "a second run beside a live one: refused (exit 3), the first unharmed" $tmp/log
+
+# 13: --restore while the run that holds the state is alive refuses.
+: > $tmp/log
+rc2=""
+# shellcheck disable=SC2086
+start_bg $tmp/log --module "$ko" --bin "$here" --out $tmp/out14 -- $args -r 3 $specs
+pid=$!
+if wait_trial $tmp/log 1; then
+	"$drv" --restore > $tmp/log2 2>&1
+	rc2=$?
+	[ -f $st/snapshot/complete ] && [ -d /sys/module/wakelab ] ||
+		echo "the live run's state or module is gone" >> $tmp/log
+fi
+wait $pid
+rc=$?
+{ echo "driver exit $rc, --restore $rc2"; cat $tmp/log2
+  [ $rc = 0 ] && [ "$rc2" = 3 ] && ! grep -q 'is gone' $tmp/log &&
+  grep -q 'refused (nothing changed): .*is still going' $tmp/log2 &&
+  clean $tmp/before; } >> $tmp/log 2>&1
+result $? "--restore during a live run: refused (exit 3), the run unharmed" $tmp/log
+
+# plant LIST-PATH VALUE: a killed run's state whose snapshot names
+# LIST-PATH with VALUE.
+plant() {
+	rm -rf $st
+	mkdir -p $st/snapshot
+	echo "$1" > $st/snapshot/list
+	echo "$2" > $st/snapshot/1
+	: > $st/snapshot/complete
+}
+
+# 14: a state naming a file that is not a setting is refused whole.
+: > $tmp/log
+ok15=0
+for p in /proc/sys/kernel/core_pattern $S/../../../../proc/sys/kernel/core_pattern; do
+	plant "$p" "|/bin/false planted"
+	"$drv" --restore > $tmp/log2 2>&1
+	rc=$?
+	{ echo "$p: --restore exit $rc"; cat $tmp/log2; } >> $tmp/log
+	[ $rc = 1 ] && grep -q "names $p, which is not a setting" $tmp/log2 &&
+		[ -d $st ] || ok15=1
+done
+rm -rf $st
+{ [ $ok15 = 0 ] && clean $tmp/before; } >> $tmp/log 2>&1
+result $? "a state naming core_pattern or a ../ path: refused, nothing written" $tmp/log
+
+# 15: a wl_compare state whose "set" line names core_pattern, and a state
+# that group or others can write: refused, nothing written.
+: > $tmp/log
+plant $S/features "$(cat $S/features)"
+{
+	echo "wl_compare-state 1"
+	echo "boot_id $(cat /proc/sys/kernel/random/boot_id)"
+	echo "pid 1"
+	echo "root $D"
+	printf 'set\ttunable\tcore_pattern\t/proc/sys/kernel/core_pattern\t|/bin/false planted\n'
+	echo "end"
+} > $st/wl_compare.state
+"$drv" --restore > $tmp/log2 2>&1
+rc=$?
+{ echo "set line: --restore exit $rc"; cat $tmp/log2; } >> $tmp/log
+ok16=0
+[ $rc != 0 ] && [ -f $st/wl_compare.state ] || ok16=1
+plant $S/features "$(cat $S/features)"
+chmod g+w $st/snapshot/list
+"$drv" --restore > $tmp/log2 2>&1
+rc=$?
+{ echo "group-writable: --restore exit $rc"; cat $tmp/log2; } >> $tmp/log
+[ $rc = 3 ] && grep -q 'writable by group or others' $tmp/log2 && [ -d $st ] || ok16=1
+rm -rf $st
+{ [ $ok16 = 0 ] && clean $tmp/before; } >> $tmp/log 2>&1
+result $? "a wl_compare state naming core_pattern, a state others can write: refused, nothing written" $tmp/log
+
+# 16: a module loaded before whose wakelab/ lacks a knob of today's (an
+# older build): its wakelab/ seen through a tmpfs of links, one missing.
+: > $tmp/log
+insmod "$ko" && echo 1 > $W/enable
+mkdir -p $tmp/realw
+if mount --bind $W $tmp/realw && mount -t tmpfs none $W; then
+	for f in $tmp/realw/*; do
+		[ "${f##*/}" = imbalance_pct ] || ln -s "$f" $W/
+	done
+	cat $W/enable $W/policy $W/bias > $tmp/knobs 2>/dev/null
+	# shellcheck disable=SC2086
+	"$drv" --bin "$here" --out $tmp/out17 -- $args -r 1 $specs >> $tmp/log 2>&1
+	rc=$?
+	cat $W/enable $W/policy $W/bias 2>/dev/null | cmp -s - $tmp/knobs ||
+		echo "knobs changed" >> $tmp/log
+	umount $W
+	umount $tmp/realw
+	{ echo "driver exit $rc"; [ $rc = 0 ] && ! grep -q 'knobs changed' $tmp/log &&
+	  grep -q 'loaded already' $tmp/log; } >> $tmp/log 2>&1
+	result $? "a module loaded before without imbalance_pct: run, knobs as they were" $tmp/log
+else
+	skip "a module loaded before without a knob" "cannot mount over $W"
+fi
+echo 0 > $W/enable
+rmmod wakelab
+
+# 17: bad usage changes nothing either.
 "$drv" --no-such-option > $tmp/log 2>&1
 rc=$?
 { echo "exit $rc"; [ $rc = 2 ] && clean $tmp/before; } >> $tmp/log 2>&1
