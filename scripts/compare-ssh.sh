@@ -200,6 +200,20 @@ wl_ssh_wait_guard() {
 	fi
 }
 
+# wl_ssh_restore_left: after a lost connection and the guard's end (or
+# its wait given up), the box's /run/wakelab-compare left means a run's
+# settings may still be changed (a guard that was itself killed): the
+# driver's --restore there.  Status 1 when the box is not known restored.
+wl_ssh_restore_left() {
+	wl_ssh_box '[ ! -e /run/wakelab-compare ]' 2>/dev/null && return 0
+	wl_info "ssh:$spec: the box still has /run/wakelab-compare: $sudo $WS_RDIR/wakelab/guest/compare-local --restore there"
+	wl_ssh_box "$sudo sh $WS_RDIR/wakelab/guest/compare-local --restore --bin $WS_RDIR/wakelab/bin" \
+		< /dev/null 2>&1 | sed 's/^/box: /' || true
+	wl_ssh_box '[ ! -e /run/wakelab-compare ]' 2>/dev/null && return 0
+	wl_info "error: the box could not be restored: run $sudo $WS_RDIR/wakelab/guest/compare-local --restore there"
+	return 1
+}
+
 # wl_ssh_fetch: the box's results and log into DIR.
 wl_ssh_fetch() {
 	local t
@@ -260,6 +274,10 @@ wl_ssh_compare() {
 	wl_ssh_setup "$spec"
 	[ -d "$WS_DIR" ] || wl_die "no results directory $WS_DIR"
 	WS_GRACE=60
+	# It reaches a command run as root on the box: a number or nothing.
+	local heartbeat=${WAKELAB_SSH_HEARTBEAT:-60}
+	[[ $heartbeat =~ ^[0-9]{1,6}$ ]] ||
+		wl_usage_error "WAKELAB_SSH_HEARTBEAT must be a number of seconds (0: EOF only), got '$heartbeat'"
 
 	# --- the box -------------------------------------------------------------
 	# shellcheck disable=SC2016 # expanded on the box
@@ -340,7 +358,7 @@ wl_ssh_compare() {
 
 	# --- the run ---------------------------------------------------------------
 	remote="$sudo sh $WS_RDIR/wakelab/guest/compare-guard --log $WS_RDIR/compare.log"
-	remote+=" --heartbeat ${WAKELAB_SSH_HEARTBEAT:-60} --grace $WS_GRACE -- $WS_RDIR/wakelab/guest/compare-local"
+	remote+=" --heartbeat $(wl_sq "$heartbeat") --grace $WS_GRACE -- $WS_RDIR/wakelab/guest/compare-local"
 	remote+=" --bin $WS_RDIR/wakelab/bin --out $WS_RDIR/out $(wl_sq "${modopts[@]}") -- $(wl_sq "$@")"
 	# The channel stays open, with a line every 5 s, as long as ssh runs:
 	# the guard's stdin.  A signal here ends ssh: the guard sees the
@@ -369,6 +387,7 @@ wl_ssh_compare() {
 	if [ -n "$sig" ] || [ "$rc" = 255 ] || ! wl_ssh_guard_end || [ "$WS_GUARD_LOST" = 1 ]; then
 		wl_info "ssh:$spec: the connection ended mid-run (${sig:+SIG$sig here, }ssh exit $rc): the guard on the box restores its settings; waiting for it"
 		wl_ssh_wait_guard
+		wl_ssh_restore_left || WAKELAB_SSH_KEEP=1
 		[ "${WAKELAB_SSH_KEEP:-0}" = 1 ] || wl_ssh_box "$sudo rm -rf $WS_RDIR" 2>/dev/null || true
 		case $sig in
 		TERM) return 143 ;; INT) return 130 ;; HUP) return 129 ;;
