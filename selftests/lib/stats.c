@@ -86,8 +86,9 @@ void wl_summarise(const double *x, int n, struct wl_summary *s)
 	s->hmean = wl_hmean(x, n);
 	s->amean = wl_amean(x, n);
 	s->stddev = wl_stddev_hmean(x, n);
+	/* No spread relative to a zero or missing Hmean: not 0. */
 	if (isnan(s->hmean) || s->hmean == 0)
-		s->coeffvar = 0;
+		s->coeffvar = NAN;
 	else
 		s->coeffvar = (isnan(s->stddev) ? 0 : s->stddev) * 100 /
 			      s->hmean;
@@ -131,7 +132,54 @@ double wl_perm_min_p(int na, int nb)
 
 	if (!c)
 		return 1;
-	return c >= 2 ? 2.0 / (double)c : 1;
+	/*
+	 * Equal sides: the split that swaps the two samples has the same
+	 * |difference|, so at least two splits reach the observed one.
+	 * Unequal sides have no such mirror: only the observed split need.
+	 */
+	if (na == nb)
+		return c >= 2 ? 2.0 / (double)c : 1;
+	return 1.0 / (double)c;
+}
+
+/*
+ * The test's statistic depends on a split only through the sum s of
+ * u over group a (u = 1/x for Hmeans, x for means), the total being t:
+ * |f(s, na) - f(t - s, nb)|, f(s, n) = n / s (Hmean) or s / n (mean).
+ */
+struct wl_perm_ctx {
+	double		u[WL_STATS_MAX_N * 2];
+	double		t;
+	double		thr;
+	int		n;
+	int		na;
+	int		nb;
+	int		hmean;
+	uint64_t	count;
+	uint64_t	total;
+	uint64_t	stop;
+};
+
+static double wl_perm_f(const struct wl_perm_ctx *c, double s)
+{
+	if (c->hmean)
+		return fabs(c->na / s - c->nb / (c->t - s));
+	return fabs(s / c->na - (c->t - s) / c->nb);
+}
+
+/* Every na-subset of u[from..], left more to choose, sum so far s. */
+static void wl_perm_walk(struct wl_perm_ctx *c, int from, int left, double s)
+{
+	int i;
+
+	if (!left) {
+		c->total++;
+		if (wl_perm_f(c, s) >= c->thr)
+			c->count++;
+		return;
+	}
+	for (i = from; i <= c->n - left && c->count <= c->stop; i++)
+		wl_perm_walk(c, i + 1, left - 1, s + c->u[i]);
 }
 
 /* Statistic of the split given by mask[i] (1 = group a) over pooled x. */
@@ -150,16 +198,23 @@ static double wl_perm_stat(const double *x, const unsigned char *mask,
 	return fabs(mean(a, na) - mean(b, nb));
 }
 
+/*
+ * The test, stopping once more than @stop splits reached the observed
+ * statistic (p is then a lower bound; UINT64_MAX: never).  Values that
+ * are not all finite (and positive, for an Hmean) take the slow path:
+ * every split's means recomputed.
+ */
 static int wl_perm_core(const double *a, int na, const double *b, int nb,
 			uint64_t max_exact, uint64_t nrand, uint64_t seed,
-			struct wl_perm_result *res,
-			double (*mean)(const double *, int))
+			struct wl_perm_result *res, int hmean, uint64_t stop)
 {
+	double (*mean)(const double *, int) = hmean ? wl_hmean : wl_amean;
 	unsigned char mask[WL_STATS_MAX_N * 2];
-	double x[WL_STATS_MAX_N * 2], obs, thr;
+	double x[WL_STATS_MAX_N * 2], obs, s;
 	int idx[WL_STATS_MAX_N * 2];
-	int i, j, n = na + nb;
-	uint64_t total, k;
+	int i, j, n = na + nb, fast = 1;
+	struct wl_perm_ctx c;
+	uint64_t k;
 
 	memset(res, 0, sizeof(*res));
 	if (na < 1 || nb < 1 || na > WL_STATS_MAX_N || nb > WL_STATS_MAX_N)
@@ -167,11 +222,39 @@ static int wl_perm_core(const double *a, int na, const double *b, int nb,
 	memcpy(x, a, na * sizeof(*x));
 	memcpy(x + na, b, nb * sizeof(*x));
 	obs = fabs(mean(a, na) - mean(b, nb));
-	thr = obs * (1 - WL_STATS_TIE_EPS);
 	res->stat = obs;
-	total = wl_choose(n, na);
+	c.n = n;
+	c.na = na;
+	c.nb = nb;
+	c.hmean = hmean;
+	c.thr = obs * (1 - WL_STATS_TIE_EPS);
+	c.t = 0;
+	c.count = 0;
+	c.total = 0;
+	c.stop = stop;
+	for (i = 0; i < n; i++) {
+		if (!isfinite(x[i]) || (hmean && x[i] <= 0))
+			fast = 0;
+		c.u[i] = hmean ? 1 / x[i] : x[i];
+		c.t += c.u[i];
+	}
+	res->exact = wl_choose(n, na) <= max_exact;
+	if (isnan(obs)) {
+		/* No statistic (a NaN or negative value): no evidence. */
+		res->total = res->exact ? wl_choose(n, na) : nrand;
+		res->count = res->total;
+		res->p = 1;
+		return 0;
+	}
 
-	if (total <= max_exact) {
+	if (res->exact && fast) {
+		wl_perm_walk(&c, 0, na, 0);
+		res->count = c.count;
+		res->total = c.count > stop ? c.total : wl_choose(n, na);
+		res->p = (double)res->count / (double)res->total;
+		return 0;
+	}
+	if (res->exact) {
 		/* Walk every na-subset in lexicographic order. */
 		for (i = 0; i < na; i++)
 			idx[i] = i;
@@ -179,23 +262,22 @@ static int wl_perm_core(const double *a, int na, const double *b, int nb,
 			memset(mask, 0, n);
 			for (i = 0; i < na; i++)
 				mask[idx[i]] = 1;
-			if (wl_perm_stat(x, mask, n, mean) >= thr)
+			if (wl_perm_stat(x, mask, n, mean) >= c.thr)
 				res->count++;
 			res->total++;
 			for (i = na - 1; i >= 0 && idx[i] == n - na + i; i--)
 				;
-			if (i < 0)
+			if (i < 0 || res->count > stop)
 				break;
 			idx[i]++;
 			for (j = i + 1; j < na; j++)
 				idx[j] = idx[j - 1] + 1;
 		}
-		res->exact = 1;
 		res->p = (double)res->count / (double)res->total;
 		return 0;
 	}
 
-	for (k = 0; k < nrand; k++) {
+	for (k = 0; k < nrand && res->count <= stop; k++) {
 		/* Partial Fisher-Yates: the first na of a shuffle form a. */
 		for (i = 0; i < n; i++)
 			idx[i] = i;
@@ -207,14 +289,19 @@ static int wl_perm_core(const double *a, int na, const double *b, int nb,
 			idx[i] = idx[j];
 			idx[j] = t;
 		}
+		if (fast) {
+			for (i = 0, s = 0; i < na; i++)
+				s += c.u[idx[i]];
+			res->count += wl_perm_f(&c, s) >= c.thr;
+			continue;
+		}
 		memset(mask, 0, n);
 		for (i = 0; i < na; i++)
 			mask[idx[i]] = 1;
-		if (wl_perm_stat(x, mask, n, mean) >= thr)
+		if (wl_perm_stat(x, mask, n, mean) >= c.thr)
 			res->count++;
 	}
 	res->total = nrand;
-	res->exact = 0;
 	res->p = (double)(res->count + 1) / (double)(nrand + 1);
 	return 0;
 }
@@ -223,16 +310,143 @@ int wl_perm_test(const double *a, int na, const double *b,
 		 int nb, uint64_t max_exact, uint64_t nrand,
 		 uint64_t seed, struct wl_perm_result *res)
 {
-	return wl_perm_core(a, na, b, nb, max_exact, nrand, seed, res,
-			    wl_hmean);
+	return wl_perm_core(a, na, b, nb, max_exact, nrand, seed, res, 1,
+			    UINT64_MAX);
 }
 
 int wl_perm_test_mean(const double *a, int na, const double *b,
 		      int nb, uint64_t max_exact, uint64_t nrand,
 		      uint64_t seed, struct wl_perm_result *res)
 {
-	return wl_perm_core(a, na, b, nb, max_exact, nrand, seed, res,
-			    wl_amean);
+	return wl_perm_core(a, na, b, nb, max_exact, nrand, seed, res, 0,
+			    UINT64_MAX);
+}
+
+/* Whether the test of (a, b) gives p <= level; stops as soon as known. */
+static int wl_perm_found(const double *a, int na, const double *b, int nb,
+			 int hmean, double level, uint64_t max_exact,
+			 uint64_t nrand, uint64_t seed)
+{
+	uint64_t c = wl_choose(na + nb, na), stop;
+	struct wl_perm_result r;
+
+	/* Exact: p <= level iff count <= level C; sampled: (1 + count) / (1 + R). */
+	stop = c <= max_exact ? (uint64_t)(level * (double)c) :
+	       (uint64_t)fmax(level * (double)(nrand + 1) - 1, 0);
+	if (wl_perm_core(a, na, b, nb, max_exact, nrand, seed, &r, hmean,
+			 stop))
+		return 0;
+	return r.p <= level && r.count <= stop;
+}
+
+/*
+ * The run's own spread, centred: each value against its side's Hmean
+ * (as a ratio) or mean (as a difference), pooled, widened by
+ * sqrt(N / (N - 2)) for the two centres estimated.  Returns N, or 0
+ * when there is no spread to draw from.
+ */
+static int wl_power_resid(const double *a, int na, const double *b, int nb,
+			  int hmean, double *e)
+{
+	double ca = hmean ? wl_hmean(a, na) : wl_amean(a, na);
+	double cb = hmean ? wl_hmean(b, nb) : wl_amean(b, nb);
+	int i, n = na + nb, spread = 0;
+	double k;
+
+	if (n < 3 || !isfinite(ca) || !isfinite(cb) ||
+	    (hmean && (ca <= 0 || cb <= 0)))
+		return 0;
+	k = sqrt((double)n / (n - 2));
+	for (i = 0; i < n; i++) {
+		double v = i < na ? a[i] : b[i - na], c = i < na ? ca : cb;
+
+		if (!isfinite(v) || (hmean && v <= 0))
+			return 0;
+		e[i] = (hmean ? v / c - 1 : v - c) * k;
+		spread |= e[i] != 0;
+	}
+	return spread ? n : 0;
+}
+
+double wl_perm_power(const double *a, int na, const double *b, int nb,
+		     int hmean, double shift, double level, uint64_t max_exact,
+		     uint64_t nrand, int nsim, double stop_at, uint64_t seed)
+{
+	double e[WL_STATS_MAX_N * 2], xa[WL_STATS_MAX_N], xb[WL_STATS_MAX_N];
+	int i, s, n, found = 0;
+
+	n = wl_power_resid(a, na, b, nb, hmean, e);
+	if (!n || nsim < 1)
+		return NAN;
+	for (s = 0; s < nsim; s++) {
+		/*
+		 * The same draws at every shift, each run from its own
+		 * stream: seed + s x the generator's own step would make run
+		 * s + 1 reuse run s's draws shifted by one.
+		 */
+		uint64_t st = seed ^ (0xd1b54a32d192ed03ULL * (uint64_t)(s + 1));
+
+		st = wl_rand_next(&st);
+
+		for (i = 0; i < na; i++) {
+			double r = e[wl_rand_below(&st, n)];
+
+			xa[i] = hmean ? fmax(1 + r, 1e-6) : r;
+		}
+		for (i = 0; i < nb; i++) {
+			double r = e[wl_rand_below(&st, n)];
+
+			xb[i] = hmean ? fmax(1 + r, 1e-6) * (1 + shift) :
+			       r + shift;
+		}
+		found += wl_perm_found(xa, na, xb, nb, hmean, level, max_exact,
+				       nrand, wl_rand_next(&st));
+		/* The verdict against stop_at is known: stop. */
+		if (stop_at > 0 && (found >= stop_at * nsim ||
+				    s + 1 - found > (1 - stop_at) * nsim))
+			return (double)found / (s + 1);
+	}
+	return (double)found / nsim;
+}
+
+double wl_perm_detectable(const double *a, int na, const double *b, int nb,
+			  int hmean, double level, double power,
+			  uint64_t max_exact, uint64_t nrand, int nsim,
+			  uint64_t seed)
+{
+	double e[WL_STATS_MAX_N * 2], lo = 0, hi, sd = 0;
+	uint64_t c = wl_choose(na + nb, na);
+	int i, n, step;
+
+	n = wl_power_resid(a, na, b, nb, hmean, e);
+	if (!n || !(level > 0) || !(power > 0 && power < 1))
+		return NAN;
+	/* Nothing is found where no p can reach the level. */
+	if ((c <= max_exact ? wl_perm_min_p(na, nb) : 1.0 / (nrand + 1)) >
+	    level)
+		return NAN;
+	for (i = 0; i < n; i++)
+		sd += e[i] * e[i] / n;
+	hi = sqrt(sd) * sqrt(1.0 / na + 1.0 / nb);
+	/* Double until found often enough; give up at 1000 x the spread. */
+	for (step = 0; wl_perm_power(a, na, b, nb, hmean, hi, level,
+				     max_exact, nrand, nsim, power, seed) <
+		       power; step++) {
+		if (step > 10)
+			return NAN;
+		lo = hi;
+		hi *= 2;
+	}
+	for (step = 0; step < 12; step++) {
+		double mid = (lo + hi) / 2;
+
+		if (wl_perm_power(a, na, b, nb, hmean, mid, level, max_exact,
+				  nrand, nsim, power, seed) >= power)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
 }
 
 void wl_holm(const double *p, int m, double *adj)

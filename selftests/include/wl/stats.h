@@ -30,7 +30,8 @@
  * @amean:	arithmetic mean
  * @stddev:	mmtests' standard deviation for a harmonic mean,
  *		sqrt(sum((1/x - 1/H)^2) * H^4 / n); NAN when n <= 1
- * @coeffvar:	stddev * 100 / hmean (0 when stddev is NAN, as mmtests)
+ * @coeffvar:	stddev * 100 / hmean (0 when stddev is NAN, as mmtests;
+ *		NAN when the Hmean is 0 or NAN: no relative spread)
  */
 struct wl_summary {
 	int	n;
@@ -76,10 +77,13 @@ double wl_pndiff(double base, double val);
 uint64_t wl_choose(int n, int k);
 
 /*
- * Smallest two-sided p-value an exact test can give for samples of na and
- * nb distinct values: the two extreme splits out of C(na+nb, na).  With
- * three trials per policy it is 2/20 = 0.1, so no difference can ever be
- * called significant at 95 %; four trials give 2/70, five 2/252.
+ * Smallest two-sided p-value wl_perm_test() or wl_perm_test_mean() can
+ * give, exact, for samples of na and nb values: the observed split is
+ * always counted, and with na == nb so is its mirror (the samples
+ * swapped, the same |difference|), so 2/C(2n, n); with na != nb there is
+ * no mirror and the extreme split can be the only one, 1/C(na+nb, na).
+ * Three trials a side give 2/20 = 0.1, so no difference can ever be
+ * called significant at 95 %; four 2/70, five 2/252; 3 against 4 1/35.
  */
 double wl_perm_min_p(int na, int nb);
 
@@ -95,7 +99,8 @@ double wl_perm_min_p(int na, int nb);
  * @res:	result
  *
  * Exact: p = (splits with statistic >= observed) / C(na+nb, na).  Sampled:
- * p = (1 + count) / (1 + nrand), which never gives p = 0.
+ * p = (1 + count) / (1 + nrand), which never gives p = 0.  A statistic
+ * that is NaN (a NaN or negative value) gives p = 1: no evidence.
  *
  * Return: 0, or -1 when a size is out of range.
  */
@@ -131,8 +136,51 @@ double wl_norm_quantile(double q);
  * Smallest true difference of means a two-sided test at level @alpha
  * detects with probability @power, samples of @na and @nb values with
  * standard deviation @sd (normal approximation):
- * (z(1 - alpha/2) + z(power)) * sd * sqrt(1/na + 1/nb).
+ * (z(1 - alpha/2) + z(power)) * sd * sqrt(1/na + 1/nb).  Optimistic for
+ * the small exact permutation tests wl_compare runs; its headline uses
+ * wl_perm_detectable() instead.
  */
 double wl_detectable(double sd, int na, int nb, double alpha, double power);
+
+/**
+ * wl_perm_power() - how often the test finds a planted shift
+ * @a:		first sample of the run (na values)
+ * @na:		its size
+ * @b:		second sample (nb values)
+ * @nb:		its size
+ * @hmean:	1: wl_perm_test() with @shift relative (0.05: b 5 % higher);
+ *		0: wl_perm_test_mean() with @shift added (points)
+ * @shift:	the planted shift
+ * @level:	a simulated run finds it when its p <= @level
+ * @max_exact:	the test as the run ran it
+ * @nrand:	likewise
+ * @nsim:	simulated runs
+ * @stop_at:	> 0: stop once the rate is known to be at least or below it
+ * @seed:	seed of the draws (the same draws at every @shift)
+ *
+ * Each simulated run draws na and nb values with replacement from the
+ * run's own centred spread (each value as a ratio to its side's Hmean,
+ * or its difference to its side's mean; pooled; widened by
+ * sqrt(N / (N - 2)) for the two centres), plants @shift on the second,
+ * and runs the same permutation test.
+ *
+ * Return: the fraction of the runs that found it; NAN when the samples
+ * have no spread (or a value that is not finite, or not positive for an
+ * Hmean).
+ */
+double wl_perm_power(const double *a, int na, const double *b, int nb,
+		     int hmean, double shift, double level, uint64_t max_exact,
+		     uint64_t nrand, int nsim, double stop_at, uint64_t seed);
+
+/*
+ * wl_perm_detectable() - the smallest shift wl_perm_power() finds with
+ * @power (bisection to 1/4096 of the first bracket, the same draws at
+ * every shift); NAN when none can be: no spread, or no p of these sizes
+ * reaches @level.
+ */
+double wl_perm_detectable(const double *a, int na, const double *b, int nb,
+			  int hmean, double level, double power,
+			  uint64_t max_exact, uint64_t nrand, int nsim,
+			  uint64_t seed);
 
 #endif /* WL_STATS_H */
