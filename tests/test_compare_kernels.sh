@@ -127,7 +127,9 @@ d = json.load(open(sys.argv[1]))
 bad = [b for b in d["boots"] if not b["ok"]]
 assert len(bad) == 1 and bad[0]["seq"] == 3 and "No such file" in bad[0]["error"], bad
 s = [x for x in d["stats"] if x["policy"] == "B"]
-assert all(x["boots"] == 4 and x["n"] == 12 for x in s), s
+# The summary is of the boots' Hmeans (n = boots), as the test's.
+assert all(x["boots"] == 4 and x["n"] == 4 and x["trials"] == 12 and
+           x["boot_trials"] == [3, 3, 3, 3] for x in s), s
 assert len(d["trials"]) == 9 * 6
 EOF
 [ $? -eq 0 ] && [ $rc -eq 1 ]

@@ -101,7 +101,8 @@ ok $? "A/A comparison not marked significant"
 FAKE_WAKELAB=1 FAKE_PLACE=shift FAKE_PLACE_NOISE=3 FAKE_DECISIONS=1 \
 	run -r 6 -n 1,2 -O "$tmp/pl" default NO_WA_IDLE > "$tmp/place" 2>/dev/null
 grep -Eq '^Mean +tcp_stream-1 +2[2-8]\.[0-9]+ \( +0\.00\) +[2-8]\.[0-9]+ \* *-[12][0-9]\.[0-9]+\*$' "$tmp/place" &&
-	grep -Eq '^  tcp_stream-2: NO_WA_IDLE throughput \+5[0-9]\.[0-9] %, significant \(p 0\.0022, Holm 0\.0[0-9]+\); places the wakee on the waker.s CPU in [2-8]\.[0-9] % of wakeups vs 2[2-8]\.[0-9] % with default' "$tmp/place" &&
+	grep -Eq '^  tcp_stream-2: NO_WA_IDLE throughput \+5[0-9]\.[0-9] %, significant \(p 0\.0022, Holm 0\.0[0-9]+\); places the wakee on the waker.s CPU in [2-8]\.[0-9] % of wakeups on average per trial vs 2[2-8]\.[0-9] % with default \(p 0\.0022, Holm 0\.0[0-9]+; PrevCPU% is the same test, a constant minus it\)' "$tmp/place" &&
+	grep -Eq '^Perm +tcp_stream-1 +baseline +0\.0022 = WakerCPU% *$' "$tmp/place" &&
 	grep -q '^WakerCPU% ' "$tmp/place" && grep -q '^PrevCPU% ' "$tmp/place" &&
 	grep -q '^RuleIdle% ' "$tmp/place" && ! grep -q '^RuleOld% ' "$tmp/place"
 ok $? "planted placement shift: share rows marked, headline names it with p and Holm's p"
@@ -110,9 +111,12 @@ python3 - "$tmp/pl/results.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["version"] == 3 and d["correction"]["method"] == "holm", d["correction"]
-# 2 cells x (throughput + waker, prev shares + idle, weight rules); the
-# waker-LLC share is 25 % in every trial: not tested
-assert d["correction"]["tests"] == 10, d["correction"]
+# 2 cells x (throughput + waker share + idle rule): the previous-CPU
+# share is 75 - the waker-CPU share in every trial, the weight rule 100 -
+# the idle rule: the same tests, counted once (issue 37); the waker-LLC
+# share is 25 % in every trial: not tested
+assert d["correction"]["tests"] == 6 and d["correction"]["same_tests"] == 4, d["correction"]
+assert d["share_definition"] == "mean over trials of each trial's share", d
 assert len(d["headline"]) == 2 and "waker's CPU" in d["headline"][0], d["headline"]
 for s in d["stats"]:
     w = s["placement"]["waker_cpu"]
@@ -122,6 +126,9 @@ for s in d["stats"]:
         assert abs(w["diff"] + 20) < 6 and abs(s["waker_cpu_pct"] - w["mean"]) < 1e-9
         assert s["placement"]["rule_idle"]["significant"]
         assert "rule_none" not in s["placement"]  # decided nothing anywhere
+        assert s["placement"]["prev_cpu"]["same_test_as"] == "waker_cpu"
+        assert s["placement"]["prev_cpu"]["p_adjusted"] == w["p_adjusted"]
+        assert s["placement"]["waker_cpu"]["same_test_as"] is None
     else:
         assert w["p_value"] is None and not w["significant"] and w["diff"] == 0
 EOF
@@ -176,8 +183,8 @@ d = json.load(open(sys.argv[1]), object_pairs_hook=unique)
 schema = {
     None: "tool version workload unit duration_s rounds order seed alpha "
           "max_exact permutations wl_stream_options interrupted restored "
-          "failed wall_s correction headline env test_unit boots policies "
-          "cells stats trials",
+          "failed wall_s correction share_definition headline env "
+          "test_unit boots policies cells stats trials",
     "env": "kernel version preempt machine cpus sockets llc_level llcs mode "
            "mode_how sched_features module module_caps module_policy "
            "sched_cache",
@@ -186,7 +193,8 @@ schema = {
     "cells": "instances_arg msg_size instances",
     "stats": "policy cell instances n failed hmean min max stddev coeffvar "
              "avg_per_instance pct_change p_value p_adjusted exact "
-             "significant waker_cpu_pct cross_llc_pct placement boots "
+             "significant waker_cpu_pct cross_llc_pct placement trials "
+             "zero_throughput detectable_pct boot_trials boots "
              "boot_cov trial_cov",
     "trials": "seq round boot policy cell instances_arg instances exit ok "
               "aggregate start_s elapsed_s integrity error placement "
@@ -314,7 +322,7 @@ run_sc -r 5 -n 1 -O "$tmp/scout" default NO_SCHED_CACHE > "$tmp/sc.txt" 2>"$tmp/
 	grep -Eq '^# cache-aware scheduling \(SCHED_CACHE\): (on|off) \(.*inferred.*LLC.*\), user flag llc_balancing/enabled 1 as found' "$tmp/sc.txt" &&
 	grep -Eq '^Mean +tcp_stream-1 +50\.00 \( +0\.00\) +5\.00 \* *-45\.00\*$' "$tmp/sc.txt" &&
 	grep -q '^LBMigr/1k ' "$tmp/sc.txt" &&
-	grep -q 'has 5.0 load-balance migrations (tasks moved while not waking) per 1000 wakeups vs 50.0 with default' "$tmp/sc.txt"
+	grep -q 'has 5.0 load-balance migrations (tasks moved while not waking) per 1000 wakeups on average per trial vs 50.0 with default' "$tmp/sc.txt"
 ok $? "default vs NO_SCHED_CACHE: applied for its trials (the stand-in's LBMigr/1k 50 -> 5), restored to 1, headline and header (rc=$rc)"
 
 python3 - "$tmp/scout/results.json" <<'EOF'

@@ -10,9 +10,6 @@
 
 #include "wl/compare_report.h"
 
-/* Power the "could have detected" sizes are given for. */
-#define WL_HEAD_POWER	0.8
-
 /* " (p 0.0079, Holm 0.0317)" */
 static int wl_head_p(char *b, size_t len, double p, double adj)
 {
@@ -25,19 +22,24 @@ static int wl_head_p(char *b, size_t len, double p, double adj)
 /*
  * The significant placement shares of (p, c): the waker-CPU share first,
  * then the other placement shares, then the rule shares, each by the size
- * of its shift, WL_HEAD_SHARES of them in words.  Returns how many are
- * significant.
+ * of its shift, WL_HEAD_SHARES of them in words; a share that is the same
+ * test as a named one (wl_pstat.same_as) is named beside it, not counted
+ * apart.  Each is the mean over the test's units of their shares, so "on
+ * average per trial" (per boot in a kernel comparison).  Returns how many
+ * distinct tests are significant.
  */
 static int wl_head_place(char *b, size_t len, const struct wl_run *r,
 			 int p, int c)
 {
 	const struct wl_cellstat *cs = &r->st[p][c], *bs = &r->st[0][c];
+	const char *per = r->nboot ? "on average per boot" :
+			  "on average per trial";
 	int k, i, j, t, n = 0, idx[WL_NR_PM];
 	double shift[WL_NR_PM];
 	size_t o = 0;
 
 	for (k = 0; k < WL_NR_PM; k++) {
-		if (!cs->pl[k].sig)
+		if (!cs->pl[k].sig || cs->pl[k].same_as >= 0)
 			continue;
 		/*
 		 * Where wakees went before which rule decided: a spec's
@@ -55,22 +57,31 @@ static int wl_head_place(char *b, size_t len, const struct wl_run *r,
 		const struct wl_pmetric_def *d = &wl_pmetrics[idx[j]];
 		const struct wl_pstat *ps = &cs->pl[idx[j]];
 
-		t = d->per ? snprintf(b + o, len - o, "%s%.1f %s per %d %s vs %.1f%s%s",
+		t = d->per ? snprintf(b + o, len - o, "%s%.1f %s per %d %s %s vs %.1f%s%s",
 				      j ? ", " : "has ", ps->mean, d->words,
-				      d->per, d->of, bs->pl[idx[j]].mean,
+				      d->per, d->of, per, bs->pl[idx[j]].mean,
 				      j ? "" : " with ", j ? "" : r->spec[0].label) :
-		    d->den ? snprintf(b + o, len - o, "%s%s in %.1f %% of %s vs %.1f %%%s%s",
+		    d->den ? snprintf(b + o, len - o, "%s%s in %.1f %% of %s %s vs %.1f %%%s%s",
 				      j ? ", " : "places the wakee ", d->words,
-				      ps->mean, d->of, bs->pl[idx[j]].mean,
+				      ps->mean, d->of, per, bs->pl[idx[j]].mean,
 				      j ? "" : " with ", j ? "" : r->spec[0].label) :
-			     snprintf(b + o, len - o, "%s%.1f %% of %s %s vs %.1f %%%s%s",
+			     snprintf(b + o, len - o, "%s%.1f %% of %s %s %s vs %.1f %%%s%s",
 				      j ? ", " : "has ", ps->mean, d->of, d->words,
-				      bs->pl[idx[j]].mean, j ? "" : " with ",
+				      per, bs->pl[idx[j]].mean, j ? "" : " with ",
 				      j ? "" : r->spec[0].label);
 		if (t > 0)
 			o += t;
 		if (o < len)
-			o += wl_head_p(b + o, len - o, ps->perm.p, ps->padj);
+			o += snprintf(b + o, len - o, " (p %.4f, Holm %.4f",
+				      ps->perm.p, ps->padj);
+		for (k = 0; k < WL_NR_PM && o < len; k++)
+			if (cs->pl[k].same_as == idx[j])
+				o += snprintf(b + o, len - o, "; %s is the same test, a constant %s it",
+					      wl_pmetrics[k].row,
+					      cs->pl[k].same_sign < 0 ?
+					      "minus" : "plus");
+		if (o < len)
+			o += snprintf(b + o, len - o, ")");
 	}
 	if (n > WL_HEAD_SHARES && o < len)
 		snprintf(b + o, len - o, " and %d more share%s (see the table)",
@@ -118,8 +129,8 @@ static void wl_head_none(FILE *f, const struct wl_run *r)
 {
 	static double tp[WL_CMP_MAX_SPECS * WL_MAX_CELLS];
 	static double pl[WL_CMP_MAX_SPECS * WL_MAX_CELLS];
-	double level = r->ntests ? r->alpha / r->ntests : r->alpha, sd;
-	int c, p, nt = 0, np = 0, na, nb;
+	double level = r->ntests ? r->alpha / r->ntests : r->alpha;
+	int c, p, nt = 0, np = 0;
 
 	if (!r->ntests) {
 		fputs("  nothing was compared: no cell has results on both sides.\n",
@@ -136,27 +147,19 @@ static void wl_head_none(FILE *f, const struct wl_run *r)
 	}
 	for (c = 0; c < r->ncell; c++)
 		for (p = 1; p < r->npol; p++) {
-			const struct wl_cellstat *a = &r->st[0][c], *b = &r->st[p][c];
-			const struct wl_pstat *wa = &a->pl[WL_PM_WAKER_CPU];
-			const struct wl_pstat *wb = &b->pl[WL_PM_WAKER_CPU];
+			const struct wl_cellstat *b = &r->st[p][c];
 
-			na = r->nboot ? a->nboot : a->s.n;
-			nb = r->nboot ? b->nboot : b->s.n;
-			sd = r->nboot ? sqrt((a->boot_cov * a->boot_cov +
-					      b->boot_cov * b->boot_cov) / 2) :
-			     sqrt((a->s.coeffvar * a->s.coeffvar +
-				   b->s.coeffvar * b->s.coeffvar) / 2);
-			if (b->tested && !isnan(sd))
-				tp[nt++] = wl_detectable(sd, na, nb, level,
-							 WL_HEAD_POWER);
-			sd = sqrt(((isnan(wa->sd) ? 0 : wa->sd * wa->sd) +
-				   (isnan(wb->sd) ? 0 : wb->sd * wb->sd)) / 2);
-			if (wb->tested && wa->n > 1 && wb->n > 1)
-				pl[np++] = wl_detectable(sd, wa->n, wb->n,
-							 level, WL_HEAD_POWER);
+			if (!isnan(b->detect))
+				tp[nt++] = b->detect;
+			if (!isnan(b->pl[WL_PM_WAKER_CPU].detect))
+				pl[np++] = b->pl[WL_PM_WAKER_CPU].detect;
 		}
-	fprintf(f, "  Detectable at this run's spread (%.0f %% power, Holm's first threshold %.4f):\n",
-		WL_HEAD_POWER * 100, level);
+	if (!nt && !np)
+		return;
+	fprintf(f, "  Detectable, simulated (%d runs resampling this run's %s with a planted shift,\n"
+		"  the same permutation test; found in %.0f %% of them at Holm's first threshold %.4f):\n",
+		WL_POWER_SIMS, r->nboot ? "boots" : "trials", WL_POWER * 100,
+		level);
 	if (nt) {
 		fputs("    throughput changes of ", f);
 		wl_head_range(f, tp, nt, " %");

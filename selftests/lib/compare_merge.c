@@ -185,13 +185,19 @@ static void wl_merge_trial(struct wl_run *r, const char *o, int p, int b,
 	t->exit_code = (int)wl_merge_num(o, "exit");
 	t->ok = wl_json_true(wl_json_member(o, "ok"));
 	t->aggregate = wl_merge_num(o, "aggregate");
-	if (isnan(t->aggregate))
-		t->ok = 0;
 	t->instances = (int)wl_merge_num(o, "instances");
 	t->start = wl_merge_num(o, "start_s");
 	t->elapsed = wl_merge_num(o, "elapsed_s");
 	wl_merge_str(o, "integrity", t->integrity, sizeof(t->integrity));
 	wl_merge_str(o, "error", t->err, sizeof(t->err));
+	/* A missing, negative or non-finite aggregate fails the trial. */
+	if (t->ok && isnan(t->aggregate)) {
+		t->ok = 0;
+		snprintf(t->err, sizeof(t->err), "no numeric \"aggregate\"");
+	} else if (t->ok && !wl_aggregate_ok(t->aggregate, t->err,
+					      sizeof(t->err))) {
+		t->ok = 0;
+	}
 	pl = wl_json_member(o, "placement");
 	if (pl && *pl == '{') {
 		t->has_wakelab = 1;
@@ -257,7 +263,9 @@ static int wl_merge_doc(struct wl_run *r, const char *doc, int p, int b,
 	}
 	if (!r->kenv[p].release[0])
 		wl_merge_env(wl_json_member(doc, "env"), &r->kenv[p]);
-	r->wall += wl_merge_num(doc, "wall_s");
+	/* A file without it (or with null) adds nothing, not NaN. */
+	if (isfinite(wl_merge_num(doc, "wall_s")))
+		r->wall += wl_merge_num(doc, "wall_s");
 	it = NULL;
 	arr = wl_json_member(doc, "trials");
 	while (arr && (t = wl_json_next_elem(&it, arr)) &&

@@ -86,16 +86,6 @@ static void wl_put_cell(FILE *f, int w, double v, double pct, int sig,
 			sig ? '*' : ')');
 }
 
-/* Boots of kernel p that gave results. */
-static int wl_kernel_boots(const struct wl_run *r, int p)
-{
-	int b, n = 0;
-
-	for (b = 0; b < r->nboot; b++)
-		n += r->boot[b].kernel == p && r->boot[b].ok;
-	return n;
-}
-
 /* A kernel comparison's kernels, its boot schedule and its unit. */
 static void wl_print_kernels(FILE *f, const struct wl_run *r)
 {
@@ -127,7 +117,10 @@ static void wl_print_kernels(FILE *f, const struct wl_run *r)
 	      "#   they are not independent draws of its kernel.  The permutation test\n"
 	      "#   exchanges kernel labels between boots, on each boot's Hmean, so a shift\n"
 	      "#   one boot happens to get is noise, not a kernel effect.  BootCoV% is the\n"
-	      "#   spread between a kernel's boots, TrialCoV% the spread within a boot.\n", f);
+	      "#   spread between a kernel's boots, TrialCoV% the spread within a boot.\n"
+	      "#   The throughput rows summarise the boots' Hmeans: the Hmean printed is the\n"
+	      "#   Hmean of the boots' Hmeans, each boot once whatever its trials, and it and\n"
+	      "#   its %change are what the test compares.\n", f);
 }
 
 /* Fewest values per side whose exact test can reach p <= @level. */
@@ -154,15 +147,94 @@ static void wl_print_sched_cache(FILE *f, const struct wl_env *e)
 	fputc('\n', f);
 }
 
+/* "3" or "1-57": successful trials a boot in a cell, over every boot. */
+static void wl_trials_range(const struct wl_run *r, char *buf, size_t len)
+{
+	int b, c, n, lo = -1, hi = -1;
+
+	if (!r->nboot) {
+		snprintf(buf, len, "%d", r->rounds);
+		return;
+	}
+	for (b = 0; b < r->nboot; b++) {
+		if (!r->boot[b].ok)
+			continue;
+		for (c = 0; c < r->ncell; c++) {
+			n = wl_boot_trials(r, b, c);
+			lo = lo < 0 || n < lo ? n : lo;
+			hi = n > hi ? n : hi;
+		}
+	}
+	if (lo < 0)
+		snprintf(buf, len, "0");
+	else if (lo == hi)
+		snprintf(buf, len, "%d", lo);
+	else
+		snprintf(buf, len, "%d-%d", lo, hi);
+}
+
+static int wl_trials_unequal(const struct wl_run *r)
+{
+	char buf[32];
+
+	wl_trials_range(r, buf, sizeof(buf));
+	return strchr(buf, '-') != NULL;
+}
+
+/*
+ * The sample sizes of the family's tests in words: "3 boots of k1
+ * against 4 of k2", or the range "3-4 trials a side".
+ */
+static const char *wl_sizes_words(const struct wl_run *r)
+{
+	static char buf[96];
+	int c, p, lo = -1, hi = -1, n;
+
+	for (c = 0; c < r->ncell; c++)
+		for (p = 0; p < r->npol; p++) {
+			if (!r->st[p][c].s.n)
+				continue;	/* an empty cell is not tested */
+			n = r->st[p][c].s.n;
+			lo = lo < 0 || n < lo ? n : lo;
+			hi = n > hi ? n : hi;
+		}
+	if (lo == hi)
+		snprintf(buf, sizeof(buf), "%d %s a side", lo,
+			 r->nboot ? "boots" : "trials");
+	else
+		snprintf(buf, sizeof(buf), "%d-%d %s a side", lo, hi,
+			 r->nboot ? "boots" : "trials");
+	return buf;
+}
+
+/* Trials that measured no throughput at all: flagged, not hidden. */
+static void wl_print_zero(FILE *f, const struct wl_run *r)
+{
+	char name[64];
+	int c, p;
+
+	for (c = 0; c < r->ncell; c++)
+		for (p = 0; p < r->npol; p++) {
+			if (!r->st[p][c].zero)
+				continue;
+			wl_cell_name(r, c, name, sizeof(name), 0);
+			fprintf(f, "# ZERO throughput: %d of %d trial%s of %s in %s (its Hmean is then 0, CoeffVar NaN)\n",
+				r->st[p][c].zero, r->st[p][c].ntrials,
+				r->st[p][c].ntrials == 1 ? "" : "s",
+				r->spec[p].label, name);
+		}
+}
+
 static void wl_print_header(FILE *f, const struct wl_run *r)
 {
 	const struct wl_env *e = &r->env;
-	int i, p, pmin = 1 << 30;
-	double minp;
+	char trials[32];
+	int i, p;
 
+	wl_trials_range(r, trials, sizeof(trials));
 	if (r->nboot)
-		fprintf(f, "# wl_compare: kernels across boots: %s, %d kernels x %d cells, %d boots, %d trials per cell a boot, %g s windows%s%s\n",
-			r->workload, r->npol, r->ncell, r->nboot, r->rounds,
+		fprintf(f, "# wl_compare: kernels across boots: %s, %d kernels x %d cells, %d boots, %s trials per cell a boot, %g s windows%s%s\n",
+			r->workload, r->npol, r->ncell, r->nboot, trials,
 			r->duration, r->extra[0] ? ", wl_stream options: " : "",
 			r->extra);
 	else
@@ -220,22 +292,18 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 		"#   any '*' with probability <= %g.  Holm, not Benjamini-Hochberg: the shares of a\n"
 		"#   cell sum to 100 %% and move together, and Holm holds under any dependence.\n",
 		r->ntests, r->nboot ? "kernels" : "policies", r->alpha, r->alpha);
-	for (p = 0; p < r->npol; p++)
-		for (i = 0; i < r->ncell; i++) {
-			int k = r->nboot ? wl_kernel_boots(r, p) : r->st[p][i].s.n;
-
-			if (k < pmin)
-				pmin = k;
-		}
-	if (pmin < (1 << 30)) {
-		minp = wl_perm_min_p(pmin, pmin);
-		if (minp > r->alpha)
-			fprintf(f, "# WARNING: with %d %s per %s the smallest attainable p is %.3f > %g:\n"
+	if (r->ndup)
+		fprintf(f, "#   %d share test%s left out as the same test as another share's (a constant\n"
+			"#   minus it, or plus it, in every value: see the Perm rows): counted once.\n",
+			r->ndup, r->ndup == 1 ? "" : "s");
+	/* From the tests of the family, each with its own sample sizes. */
+	if (r->ntests) {
+		if (r->minp > r->alpha)
+			fprintf(f, "# WARNING: with %s the smallest attainable p of any test is %.4f > %g:\n"
 				"#          no difference can be called significant; use more %s.\n",
-				pmin, r->nboot ? "boots" : "trials",
-				r->nboot ? "kernel" : "cell", minp, r->alpha,
+				wl_sizes_words(r), r->minp, r->alpha,
 				r->nboot ? "boots" : "trials");
-		else if (r->ntests && r->minp > r->alpha / r->ntests)
+		else if (r->minp > r->alpha / r->ntests)
 			fprintf(f, "# WARNING: the smallest attainable p, %.4f, is above Holm's first threshold\n"
 				"#          %g/%d = %.4f: no difference can be called significant; use at least\n"
 				"#          %d %s per %s.\n", r->minp, r->alpha,
@@ -259,6 +327,11 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 	if (wl_run_failed(r))
 		fprintf(f, "# FAILED trials: %d (not in the statistics)\n",
 			wl_run_failed(r));
+	wl_print_zero(f, r);
+	if (r->nboot && wl_trials_unequal(r))
+		fprintf(f, "# NOTE: the boots have unequal numbers of successful trials (%s per cell; the\n"
+			"#       Spread block's Trials rows): each boot's Hmean counts once all the same.\n",
+			trials);
 	if (!r->nboot)
 		fprintf(f, "# settings restored: %s\n",
 			r->restored < 0 ? "nothing to restore" :
@@ -283,19 +356,27 @@ static void wl_print_spread(FILE *f, const struct wl_run *r, int w)
 	int row, c, p;
 	char name[64];
 
+	static const char * const rn[] = { "Boots", "Trials", "BootCoV%",
+					    "TrialCoV%" };
+
 	wl_print_heads(f, r, w, "Spread");
-	for (row = 0; row < 3; row++) {
+	for (row = 0; row < 4; row++) {
 		for (c = 0; c < r->ncell; c++) {
 			wl_cell_name(r, c, name, sizeof(name), 0);
-			fprintf(f, "%-9s %-22s", row == 0 ? "Boots" : row == 1 ?
-				"BootCoV%" : "TrialCoV%", name);
+			fprintf(f, "%-9s %-22s", rn[row], name);
 			for (p = 0; p < r->npol; p++) {
 				const struct wl_cellstat *cs = &r->st[p][c];
-				double v = row == 1 ? cs->boot_cov : cs->trial_cov;
+				double v = row == 2 ? cs->boot_cov : cs->trial_cov;
 				char b[32];
 
 				if (row == 0)
 					snprintf(b, sizeof(b), "%d", cs->nboot);
+				else if (row == 1 && cs->tmin == cs->tmax)
+					snprintf(b, sizeof(b), "%d", cs->tmin);
+				else if (row == 1)
+					/* Successful trials a boot: unequal. */
+					snprintf(b, sizeof(b), "%d-%d", cs->tmin,
+						 cs->tmax);
 				else if (isnan(v))
 					snprintf(b, sizeof(b), "-");
 				else
@@ -334,6 +415,11 @@ static void wl_print_p_rows(FILE *f, const struct wl_run *r, int w, int k)
 				else if (row)
 					snprintf(b, sizeof(b), "%.4f%s", adj,
 						 sig ? " *" : "  ");
+				else if (k >= 0 && cs->pl[k].same_as >= 0)
+					/* Counted once, under that share. */
+					snprintf(b, sizeof(b), "%.4f = %s  ",
+						 pr->p,
+						 wl_pmetrics[cs->pl[k].same_as].row);
 				else
 					snprintf(b, sizeof(b), "%.4f %s  ",
 						 pr->p, pr->exact ? "exact" :
@@ -341,6 +427,25 @@ static void wl_print_p_rows(FILE *f, const struct wl_run *r, int w, int k)
 				fprintf(f, " %*s", w + 11, b);
 			}
 			fputc('\n', f);
+		}
+}
+
+/* Which cells' test of share k is another share's, and why. */
+static void wl_print_same(FILE *f, const struct wl_run *r, int k)
+{
+	char name[64];
+	int c, p, j;
+
+	for (c = 0; c < r->ncell; c++)
+		for (p = 1; p < r->npol; p++) {
+			j = r->st[p][c].pl[k].same_as;
+			if (j < 0)
+				continue;
+			wl_cell_name(r, c, name, sizeof(name), 0);
+			fprintf(f, "  %s, %s: %s is a constant %s %s in every value of both sides, the same test, counted once as %s's\n",
+				name, r->spec[p].label, wl_pmetrics[k].row,
+				r->st[p][c].pl[k].same_sign < 0 ? "minus" :
+				"plus", wl_pmetrics[j].row, wl_pmetrics[j].row);
 		}
 }
 
@@ -374,6 +479,7 @@ static void wl_print_share(FILE *f, const struct wl_run *r, int w, int k)
 			fputc('\n', f);
 		}
 	wl_print_p_rows(f, r, w, k);
+	wl_print_same(f, r, k);
 }
 
 void wl_print_table(FILE *f, const struct wl_run *r)
@@ -589,7 +695,13 @@ static void wl_print_json_shares(FILE *f, const struct wl_run *r, int p,
 			      (p ? r->st[0][c].pl[k].mean : ps->mean), 1);
 		wl_put_kv_num(f, "p_value", ps->tested ? ps->perm.p : NAN, 1);
 		wl_put_kv_num(f, "p_adjusted", ps->padj, 1);
-		fprintf(f, "\"significant\":%s}", ps->sig ? "true" : "false");
+		wl_put_kv_num(f, "detectable", ps->detect, 1);
+		fputs("\"same_test_as\":", f);
+		if (ps->same_as >= 0)
+			wl_json_put_string(f, wl_pmetrics[ps->same_as].key);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"significant\":%s}", ps->sig ? "true" : "false");
 	}
 	fputs("},", f);
 }
@@ -624,7 +736,7 @@ static void wl_print_json_headline(FILE *f, const struct wl_run *r)
 
 void wl_print_json(FILE *f, const struct wl_run *r)
 {
-	int p, c, i, first;
+	int p, c, i, first, first2;
 
 	fputs("{\"tool\":\"wl_compare\",\"version\":3,\"workload\":", f);
 	wl_json_put_string(f, r->workload);
@@ -641,10 +753,12 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 		r->interrupted ? "true" : "false",
 		r->restored < 0 ? "null" : r->restored ? "true" : "false",
 		wl_run_failed(r), r->wall);
-	fprintf(f, "\"correction\":{\"method\":\"holm\",\"tests\":%d,",
-		r->ntests);
+	fprintf(f, "\"correction\":{\"method\":\"holm\",\"tests\":%d,\"same_tests\":%d,",
+		r->ntests, r->ndup);
 	wl_put_kv_num(f, "smallest_p", r->minp, 0);
-	fputs("},\"headline\":", f);
+	fprintf(f, "},\"share_definition\":\"%s\",\"headline\":",
+		r->nboot ? "mean over boots of each boot's mean per-trial share" :
+		"mean over trials of each trial's share");
 	wl_print_json_headline(f, r);
 	fputs(",\"env\":", f);
 	wl_print_json_env(f, &r->env);
@@ -715,7 +829,18 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 			wl_put_kv_num(f, "cross_llc_pct",
 				      cs->pl[WL_PM_CROSS_LLC].mean, 1);
 			wl_print_json_shares(f, r, p, c);
-			fprintf(f, "\"boots\":%d,", cs->nboot);
+			fprintf(f, "\"trials\":%d,\"zero_throughput\":%d,",
+				cs->ntrials, cs->zero);
+			wl_put_kv_num(f, "detectable_pct", cs->detect, 1);
+			fputs("\"boot_trials\":[", f);
+			for (i = 0, first2 = 1; i < r->nboot; i++) {
+				if (r->boot[i].kernel != p || !r->boot[i].ok)
+					continue;
+				fprintf(f, "%s%d", first2 ? "" : ",",
+					wl_boot_trials(r, i, c));
+				first2 = 0;
+			}
+			fprintf(f, "],\"boots\":%d,", cs->nboot);
 			wl_put_kv_num(f, "boot_cov", r->nboot ? cs->boot_cov : NAN, 1);
 			wl_put_kv_num(f, "trial_cov", r->nboot ? cs->trial_cov : NAN, 0);
 			fputc('}', f);
@@ -807,7 +932,8 @@ void wl_print_plot_script(FILE *f, const struct wl_run *r)
 	fputc('\n', f);
 	if (!place)
 		return;
-	fprintf(f, "set title \"placement: mean share of wakeups, bars: stddev\" noenhanced\n");
+	fprintf(f, "set title \"placement: share of wakeups on average per %s, bars: stddev\" noenhanced\n",
+		r->nboot ? "boot" : "trial");
 	fprintf(f, "set ylabel '%% of wakeups'\nset yrange [0:100]\n");
 	for (p = 0; p < r->npol; p++) {
 		fprintf(f, "%s'plot.dat' index %d using 1:6:7 with yerrorlines lw 2 lc %d title '%s: waker CPU'",

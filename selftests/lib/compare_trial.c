@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -108,6 +109,9 @@ static void wl_read_result(struct wl_trial *t, char *out)
 		snprintf(t->err, sizeof(t->err), "no numeric \"aggregate\"");
 		return;
 	}
+	/* A negative or non-finite throughput is a failed trial. */
+	if (!wl_aggregate_ok(t->aggregate, t->err, sizeof(t->err)))
+		return;
 	if (!wl_json_number(wl_json_member(out, "instances"), &d))
 		t->instances = (int)d;
 	wl_json_string(wl_json_member(out, "unit"), t->unit, sizeof(t->unit));
@@ -161,7 +165,7 @@ static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
 	int pfd[2], status = 0, argc = 0, i, timed_out = 0, exited = 0;
 	size_t len = 0;
 	double start = wl_now();
-	pid_t pid;
+	pid_t pid, parent;
 
 	snprintf(dur, sizeof(dur), "%g", wl_cmp_run.duration);
 	argv[argc++] = (char *)o->runner;
@@ -191,6 +195,7 @@ static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
 		return;
 	}
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		snprintf(t->err, sizeof(t->err), "fork: %s", strerror(errno));
@@ -202,6 +207,13 @@ static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
 	}
 	if (!pid) {
 		setpgid(0, 0);
+		/*
+		 * In a process group of its own, no signal to wl_compare's
+		 * group reaches it: it must not outlive wl_compare either.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		signal(SIGPIPE, SIG_DFL);
 		dup2(pfd[1], STDOUT_FILENO);
 		execvp(argv[0], argv);

@@ -27,6 +27,9 @@
 #define WL_PLACE_KEY		32
 /* Boots one kernel comparison merges (wl_compare --merge). */
 #define WL_MAX_BOOTS		WL_STATS_MAX_N
+/* Power the "detectable" sizes are given for, and the runs simulated. */
+#define WL_POWER		0.8
+#define WL_POWER_SIMS		200
 
 /* Placement columns the mix is computed from (docs/module.md). */
 #define WL_PLACE_TOTAL		"wakeups"
@@ -82,6 +85,16 @@ extern const struct wl_pmetric_def wl_pmetrics[WL_NR_PM];
  * @tested:	@perm is valid and in the report's family
  * @padj:	Holm-adjusted p (NAN when not tested)
  * @sig:	@padj <= alpha
+ * @same_as:	-1; else the share whose test this one is: in every value
+ *		of both samples this share is a constant minus that one
+ *		(PrevCPU% = 100 - WakerCPU% when only the two are non-zero)
+ *		or a constant plus it, so the permutation test is the same
+ *		test.  It is counted once in the family, under @same_as,
+ *		and @perm, @padj and @sig are copied from it.
+ * @same_sign:	-1: a constant minus @same_as's values; 1: plus
+ * @detect:	the shift (points) a run like this one finds with 80 %
+ *		power at Holm's first threshold (wl_perm_detectable());
+ *		NAN when not computed
  */
 struct wl_pstat {
 	int			n;
@@ -93,6 +106,9 @@ struct wl_pstat {
 	int			tested;
 	double			padj;
 	int			sig;
+	int			same_as;
+	int			same_sign;
+	double			detect;
 };
 
 /**
@@ -153,18 +169,30 @@ struct wl_cell {
 
 /**
  * struct wl_cellstat - statistics of one (policy, cell)
- * @s:		summary of the successful trials' aggregates
+ * @s:		summary of what the test compares: the successful trials'
+ *		aggregates, or in a kernel comparison the boots' Hmeans
+ *		(so its Hmean is the Hmean of the boots' Hmeans, each boot
+ *		counting once whatever its number of trials)
  * @perm:	permutation test against the baseline policy
  * @tested:	@perm is valid
  * @padj:	Holm-adjusted p over the report's family (NAN: not tested)
  * @sig:	@padj at most the run's alpha
- * @avg_inst:	arithmetic mean of aggregate / instances (Peter's "Avg")
+ * @avg_inst:	@s's Hmean per instance (Peter's "Avg", the tested
+ *		figure per instance)
  * @pl:		the placement shares (n 0: no data)
  * @failed:	trials that did not complete with integrity
  * @nboot:	boots with a successful trial (kernel comparison)
  * @boot_cov:	between-boot spread: CoeffVar (%) of the boots' Hmeans
  * @trial_cov:	within-boot spread: pooled CoeffVar (%) of the trials
  *		around their boot's mean
+ * @ntrials:	successful trials (pooled over boots)
+ * @tmin:	fewest successful trials of a boot in @nboot (kernel
+ *		comparison; 0 otherwise)
+ * @tmax:	most
+ * @zero:	successful trials with a throughput of 0
+ * @detect:	the throughput change (%) a run like this one finds with
+ *		80 % power at Holm's first threshold (wl_perm_detectable());
+ *		NAN when not computed
  */
 struct wl_cellstat {
 	struct wl_summary	s;
@@ -178,6 +206,11 @@ struct wl_cellstat {
 	int			nboot;
 	double			boot_cov;
 	double			trial_cov;
+	int			ntrials;
+	int			tmin;
+	int			tmax;
+	int			zero;
+	double			detect;
 };
 
 /**
@@ -225,8 +258,12 @@ struct wl_boot {
  * @st:		statistics [policy][cell]
  * @has_pm:	some trial has a value of the placement share (a rule share:
  *		a value above 0)
- * @ntests:	tests in the report's family (Holm's m)
- * @minp:	smallest p any test of the family could give (exact test)
+ * @ntests:	distinct tests in the report's family (Holm's m); a share
+ *		that is the same test as another (@same_as) is not counted
+ * @minp:	smallest p any test of the family could give, each test from
+ *		its own sample sizes (wl_perm_min_p()) or its sampled
+ *		splits (1 / (splits + 1)); NAN without tests
+ * @ndup:	shares left out of the family as the same test as another
  *
  * In a kernel comparison each "policy" is a kernel (its label the kernel's
  * name, @desc what it is: release, preemption model, configuration, spec)
@@ -263,6 +300,7 @@ struct wl_run {
 	int			has_pm[WL_NR_PM];
 	int			ntests;
 	double			minp;
+	int			ndup;
 };
 
 /* Row name of a cell: "tcp_stream-4" (with "-m16384" when sizes vary). */
@@ -273,15 +311,28 @@ void wl_cell_name(const struct wl_run *r, int c, char *buf,
  * Compute every statistic (lib/compare_stats.c); the seed of cell c,
  * policy p is seed+c*P+p (placement share k: + (k+1)*P*C).  In a kernel
  * comparison (@nboot > 0) the test permutes kernel labels across boots, on
- * each boot's Hmean (each boot's mean share).  Every test of the report --
- * throughput and placement shares, cells x policies -- is one family:
- * Holm's adjusted p decides the marks.  A share whose pooled values are all
- * equal (p = 1 whatever the data) is not in the family.
+ * each boot's Hmean (each boot's mean share), and the summary printed is
+ * of those boot values, so the printed Hmean and its %change are the
+ * tested ones.  Every test of the report -- throughput and placement
+ * shares, cells x policies -- is one family: Holm's adjusted p decides the
+ * marks.  A share whose pooled values are all equal (p = 1 whatever the
+ * data) is not in the family, nor is one that is the same test as another
+ * (@same_as).  When no test is marked, the shifts the run could have
+ * found are simulated (@detect, WL_POWER_SIMS runs a size).
  */
 void wl_run_stats(struct wl_run *r);
 
 /* A trial's share (%) of placement metric @k, NAN when it has none. */
 double wl_trial_share(const struct wl_trial *t, int k);
+
+/* Successful trials of boot @b (0-based) in cell @c. */
+int wl_boot_trials(const struct wl_run *r, int b, int c);
+
+/*
+ * Whether aggregate @v can be a trial's throughput (finite, not
+ * negative); else the reason, in @why, that the trial failed.
+ */
+int wl_aggregate_ok(double v, char *why, size_t len);
 
 /*
  * The headline (lib/compare_headline.c): one line per (cell, policy) with
