@@ -283,6 +283,146 @@ static void test_boot_shares(void)
 	      "kernel comparison: one mean share per boot, tested across boots\n");
 }
 
+/*
+ * Issue 37 in memory: the smallest attainable p, NaN statistics, a zero
+ * Hmean's CoeffVar, the printed Hmean of a kernel comparison with lost
+ * trials, and complementary shares in Holm's family.
+ */
+static void test_issue37(void)
+{
+	const double a3[] = { 1, 2, 3 }, b4[] = { 1000, 1001, 1002, 1003 };
+	const double nanv[] = { 1, NAN, 3 }, neg[] = { 1, -2, 3 };
+	uint64_t st = 37;
+	struct wl_perm_result r;
+	struct wl_summary s;
+	int i, k, c, below = 0, hit = 0;
+
+	/* Catches 2/C for unequal sides: 3 against 4 has no mirror split. */
+	wl_perm_test(a3, 3, b4, 4, 1000, 0, 1, &r);
+	CHECK(near(wl_perm_min_p(3, 4), 1.0 / 35, 1e-12) &&
+	      near(wl_perm_min_p(3, 3), 0.1, 1e-12) && r.exact &&
+	      r.count == 1 && near(r.p, 1.0 / 35, 1e-12),
+	      "smallest p: 1/35 for 3 vs 4 (reached by the test), 2/20 for 3 vs 3\n");
+	/*
+	 * Catches a minimum the test can undercut, or never reach: random
+	 * samples of 1..5 a side, exact test, against wl_perm_min_p().
+	 */
+	for (k = 0; k < 400; k++) {
+		double x[10];
+		int na = 1 + (int)wl_rand_below(&st, 5);
+		int nb = 1 + (int)wl_rand_below(&st, 5);
+
+		for (i = 0; i < na + nb; i++)
+			x[i] = 1 + (double)wl_rand_below(&st, 1000) +
+			       (i < na ? 0 : 1000 * (k & 1));
+		wl_perm_test(x, na, x + na, nb, 1000, 0, 1, &r);
+		below += r.p < wl_perm_min_p(na, nb) * (1 - 1e-12);
+		hit += near(r.p, wl_perm_min_p(na, nb), 1e-12);
+	}
+	CHECK(!below && hit > 100,
+	      "400 random samples: no p below the smallest attainable, %d reach it\n",
+	      hit);
+	/* Catches "+nan %, significant (p 0.0000)". */
+	wl_perm_test(nanv, 3, b4, 4, 1000, 0, 1, &r);
+	CHECK(r.p == 1 && r.count == r.total, "a NaN value: p = 1\n");
+	wl_perm_test_mean(neg, 3, b4, 4, 10, 100, 1, &r);
+	k = r.p < 1;	/* a mean of negatives is a number: tested */
+	wl_perm_test(neg, 3, b4, 4, 10, 100, 1, &r);
+	CHECK(r.p == 1 && k, "a negative value: its Hmean is NaN, p = 1 (sampled too)\n");
+	/* Catches CoeffVar 0.00 printed as 100 % better for a zero Hmean. */
+	wl_summarise((const double[]){ 0, 5, 10 }, 3, &s);
+	CHECK(s.hmean == 0 && isnan(s.coeffvar), "Hmean 0: CoeffVar NaN, not 0\n");
+
+	/*
+	 * A kernel comparison where 2 of 3 trials were lost in 5 of A's 7
+	 * boots: boots of 1 trial at 100, two of 3 at 150; B 7 boots of 3 at
+	 * 115.  The pooled trials would print B -5.9 %; the boots' Hmeans,
+	 * what the test compares, +4.1 %.  Catches the pooled figure.
+	 */
+	new_run(1);
+	run.nboot = 14;
+	for (i = 0; i < 14; i++) {
+		run.boot[i].kernel = i >= 7;
+		run.boot[i].ok = 1;
+		run.boot[i].seq = i + 1;
+		for (k = 0; k < 3; k++) {
+			add_trial(i >= 7, 0, 0, 0, 0, i >= 7 ? 115 :
+				  i >= 5 ? 150 : 100);
+			run.trial[run.ntrial - 1].boot = i + 1;
+			run.trial[run.ntrial - 1].has_wakelab = 0;
+			if (i < 5 && k)
+				run.trial[run.ntrial - 1].ok = 0;
+		}
+	}
+	wl_run_stats(&run);
+	CHECK(near(run.st[0][0].s.hmean, 7 / (5 / 100.0 + 2 / 150.0), 1e-12) &&
+	      near(wl_pdiff(run.st[0][0].s.hmean, run.st[1][0].s.hmean),
+		   115 * (5 / 100.0 + 2 / 150.0) / 7 * 100 - 100, 1e-9) &&
+	      wl_pdiff(run.st[0][0].s.hmean, run.st[1][0].s.hmean) > 0 &&
+	      run.st[0][0].s.n == 7 && run.st[0][0].tmin == 1 &&
+	      run.st[0][0].tmax == 3 && run.st[0][0].ntrials == 11 &&
+	      run.st[0][0].failed == 10 && run.st[1][0].tested &&
+	      near(run.st[1][0].perm.stat, fabs(run.st[1][0].s.hmean -
+						run.st[0][0].s.hmean), 1e-9),
+	      "lost trials: the printed Hmean is the boots' Hmean of Hmeans, B +4.1 %% (tested), not -5.9 %%\n");
+
+	/*
+	 * 3 cells, 5 trials a side, perfectly separated, every wakeup on
+	 * the waker's or the previous CPU: 9 tests would give Holm 0.071
+	 * and no mark; PrevCPU% counted once, 6 tests, 0.048, all marked.
+	 */
+	new_run(3);
+	for (c = 0; c < 3; c++)
+		for (i = 0; i < 5; i++) {
+			add_trial(0, c, 100, 30 + i, 70 - i, 100 + i);
+			add_trial(1, c, 100, 60 + i, 40 - i, 200 + i);
+		}
+	wl_run_stats(&run);
+	k = 1;
+	for (c = 0; c < 3; c++) {
+		const struct wl_cellstat *cs = &run.st[1][c];
+
+		k &= cs->sig && cs->pl[WL_PM_WAKER_CPU].sig &&
+		     cs->pl[WL_PM_PREV_CPU].sig &&
+		     cs->pl[WL_PM_PREV_CPU].same_as == WL_PM_WAKER_CPU &&
+		     cs->pl[WL_PM_PREV_CPU].same_sign == -1 &&
+		     cs->pl[WL_PM_WAKER_CPU].same_as == -1;
+	}
+	CHECK(k && run.ntests == 6 && run.ndup == 3,
+	      "PrevCPU%% = 100 - WakerCPU%%: one test, 6 in the family (%d), all marked\n",
+	      run.ntests);
+	/* Catches a share taken for a duplicate that is not one. */
+	run.trial[1].place_val[2] += 1;	/* one trial's prev share off */
+	wl_run_stats(&run);
+	CHECK(run.ntests == 7 && run.st[1][0].pl[WL_PM_PREV_CPU].same_as == -1,
+	      "one value off the complement: tested on its own (7 tests)\n");
+}
+
+/*
+ * The simulated detectable size: larger for a larger family, none where
+ * no p can reach the level.  (Its 80 % is checked by
+ * tests/test_wl_compare_power.c.)  Catches a search that ignores the level.
+ */
+static void test_power(void)
+{
+	const double a[] = { 990, 1010, 1003, 997, 1020, 985, 1001, 1008 };
+	const double b[] = { 1012, 996, 989, 1015, 1000, 993, 1006, 1002 };
+	double d6, d85;
+
+	d6 = wl_perm_detectable(a, 8, b, 8, 1, 0.05 / 6, 0.8, 100000, 20000,
+				200, 1);
+	d85 = wl_perm_detectable(a, 8, b, 8, 1, 0.05 / 85, 0.8, 100000,
+				 20000, 200, 1);
+	CHECK(d6 > 0.005 && d6 < 0.1 && d85 > d6,
+	      "detectable: %.2f %% at 6 tests, %.2f %% at 85\n", 100 * d6,
+	      100 * d85);
+	CHECK(isnan(wl_perm_detectable(a, 3, b, 3, 1, 0.05, 0.8, 100000,
+				       20000, 200, 1)) &&
+	      isnan(wl_perm_detectable(a, 8, a, 8, 0, 0.05, 0.8, 100000,
+				       20000, 200, 1)) == 0,
+	      "3 a side cannot reach 0.05: no detectable size\n");
+}
+
 static void test_json(void)
 {
 	const char *o = "{\"aggregate\":5534.28,\"unit\":\"Mbit\\/s\",\"instances\":2,"
@@ -353,13 +493,15 @@ static void test_json_members(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(32 + 6 + 8 + 1 + 1);
+	ksft_set_plan(32 + 6 + 8 + 1 + 1 + 8 + 2);
 	test_summary();
 	test_perm();
 	test_holm();
 	test_shares();
 	test_lb_rate();
 	test_boot_shares();
+	test_issue37();
+	test_power();
 	test_json();
 	test_json_members();
 	ksft_finished();
