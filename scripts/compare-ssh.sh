@@ -200,6 +200,15 @@ wl_ssh_wait_guard() {
 	fi
 }
 
+# wl_ssh_heartbeat: WAKELAB_SSH_HEARTBEAT (default 60), a usage error when
+# it is not a number: it reaches a command run as root on the box.
+wl_ssh_heartbeat() {
+	local hb=${WAKELAB_SSH_HEARTBEAT:-60}
+	[[ $hb =~ ^[0-9]{1,6}$ ]] ||
+		wl_usage_error "WAKELAB_SSH_HEARTBEAT must be a number of seconds (0: EOF only), got '$hb'"
+	echo "$hb"
+}
+
 # wl_ssh_restore_left: after a lost connection and the guard's end (or
 # its wait given up), the box's /run/wakelab-compare left means a run's
 # settings may still be changed (a guard that was itself killed): the
@@ -274,10 +283,8 @@ wl_ssh_compare() {
 	wl_ssh_setup "$spec"
 	[ -d "$WS_DIR" ] || wl_die "no results directory $WS_DIR"
 	WS_GRACE=60
-	# It reaches a command run as root on the box: a number or nothing.
-	local heartbeat=${WAKELAB_SSH_HEARTBEAT:-60}
-	[[ $heartbeat =~ ^[0-9]{1,6}$ ]] ||
-		wl_usage_error "WAKELAB_SSH_HEARTBEAT must be a number of seconds (0: EOF only), got '$heartbeat'"
+	local heartbeat
+	heartbeat=$(wl_ssh_heartbeat) || return 2
 
 	# --- the box -------------------------------------------------------------
 	# shellcheck disable=SC2016 # expanded on the box

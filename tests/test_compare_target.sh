@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 cmp="$top/scripts/compare --results $tmp/res"
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 
 # usage_error DESCRIPTION WANT-IN-STDERR ARGS...
 usage_error() {
@@ -32,6 +32,9 @@ usage_error() {
 
 usage_error "--target foo is refused" "--target is vm, local or ssh:[user@]host[:port], got 'foo'" --target foo
 usage_error "--target ssh: without a host is refused" "--target is vm, local or ssh:" --target ssh:
+WAKELAB_SSH_HEARTBEAT='1;reboot' usage_error "a WAKELAB_SSH_HEARTBEAT that is not a number is refused" \
+	"WAKELAB_SSH_HEARTBEAT must be a number of seconds (0: EOF only), got '1;reboot'" \
+	--target ssh:root@127.0.0.1:1
 for o in "--kernel stock-7.3" "--sockets 1" "--pair" "--kernels a"; do
 	# shellcheck disable=SC2086 # an option and its value
 	usage_error "--target local $o: a VM option is refused" "${o%% *} is for the VM" --target local $o

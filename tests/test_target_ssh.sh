@@ -20,7 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/tap.sh
 . "$top/tests/tap.sh"
 kernel=${WAKELAB_TEST_KERNEL:-stock-7.3}
-plan=38
+plan=44
 tmp=$(mktemp -d)
 vmpid=""
 
@@ -98,9 +98,17 @@ wlargs=(-w tcp_stream -n '1,2' -r 2 -l 1 default 'NO_WA_IDLE,NO_WA_WEIGHT')
 # --- the guard on its own, with a stand-in driver ---------------------------
 # The driver prints, sleeps, and on TERM "restores" (or, with
 # STUB_DEAF=1, ignores TERM); --restore says what it got.
+# STUB_CHILD=FILE: a child in a process group of its own (as wl_stream
+# is), its pid in FILE; STUB_LEAVE=DIR: DIR made, and left on TERM (a
+# driver that could not restore).
 cat > "$tmp/drv" <<'EOF'
 #!/bin/sh
 for a; do [ "$a" = --restore ] && { echo "stub restore: $*"; exit 0; }; done
+[ -z "${STUB_LEAVE:-}" ] || mkdir -p "$STUB_LEAVE"
+if [ -n "${STUB_CHILD:-}" ]; then
+	perl -e 'setpgrp(0, 0); exec @ARGV' sleep 300 &
+	echo $! > "$STUB_CHILD"
+fi
 if [ "${STUB_DEAF:-0}" = 1 ]; then trap '' TERM
 else trap 'echo "stub: TERM, restoring"; exit 143' TERM; fi
 echo "stub: running $*"
@@ -134,6 +142,31 @@ for sh in /bin/sh 'busybox sh'; do
 	kill -HUP "$gpid"
 	wait "$gpid"
 	check "guard ($sh): HUP is ignored, the driver's status comes back" 7 $?
+	# KILL reaches the driver's whole session: a child in a process
+	# group of its own too.
+	rm -f "$tmp/child"
+	sleep 2 | STUB_DEAF=1 STUB_CHILD=$tmp/child $sh "$guard" --grace 2 --log "$tmp/g.log" \
+		-- "$tmp/drv" --state /s -- a >/dev/null 2>&1
+	rc=$?
+	c=$(cat "$tmp/child" 2>/dev/null)
+	[ "$rc" = 137 ] && [ -n "$c" ] && ! grep -q '^[0-9]* (sleep) [^ZX]' "/proc/$c/stat" 2>/dev/null
+	ok $? "guard ($sh): the KILL takes a child in its own process group with the driver"
+	[ -z "$c" ] || kill "$c" 2>/dev/null
+	# A driver that ended after TERM but left its state: --restore.
+	rm -rf "$tmp/left"
+	sleep 2 | STUB_LEAVE=$tmp/left $sh "$guard" --log "$tmp/g.log" \
+		-- "$tmp/drv" --state "$tmp/left" -- a >/dev/null 2>&1
+	rc=$?
+	[ "$rc" = 143 ] && grep -q "^stub restore: --restore --state $tmp/left\$" "$tmp/g.log"
+	ok $? "guard ($sh): a driver that exits after TERM with its state left: DRIVER --restore"
+	# A driver that refused (exit 3) leaves another run's state alone.
+	mkdir -p "$tmp/left"
+	printf '#!/bin/sh\nfor a; do [ "$a" = --restore ] && { echo "stub restore: $*"; exit 0; }; done\nexit 3\n' > "$tmp/drv3"
+	chmod +x "$tmp/drv3"
+	sleep 4 | $sh "$guard" --log "$tmp/g.log" -- "$tmp/drv3" --state "$tmp/left" -- a >/dev/null 2>&1
+	rc=$?
+	[ "$rc" = 3 ] && ! grep -q '^stub restore' "$tmp/g.log"
+	ok $? "guard ($sh): a driver that refused (exit 3): no --restore of another run's state"
 done
 
 # --- the box --------------------------------------------------------------
