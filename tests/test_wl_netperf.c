@@ -5,11 +5,17 @@
  * them (streams in 10^3 bit/s, TCP_RR in transactions/s) and the lines
  * that are not records, the prorating of a record's interval against the
  * window, and the netperf:TEST forms of -w with the options netperf cannot
- * honour.
+ * honour; a listener on netserver's port is known by its owner.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "kselftest.h"
 #include "wl/stream_netperf.h"
@@ -108,12 +114,41 @@ static void test_opts(void)
 	ksft_test_result(ok, "options netperf cannot honour are refused\n");
 }
 
+/*
+ * netserver is known by its listening socket being its own (its
+ * /proc/PID/fd), never by something accepting on the port: a listener of
+ * this process is its own, and not another's (the parent's).
+ */
+static void test_port_owner(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t alen = sizeof(a);
+	int fd, port, mine, other, none;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &alen) || listen(fd, 1)) {
+		ksft_test_result_fail("a loopback listener: %s\n", strerror(errno));
+		return;
+	}
+	port = ntohs(a.sin_port);
+	mine = wl_np_port_owner(port, getpid());
+	other = wl_np_port_owner(port, getppid());
+	close(fd);
+	none = wl_np_port_owner(port, getpid());
+	ksft_test_result(mine == 1 && other == -1 && none == 0,
+			 "port %d: this process's listener is its own (%d), not its parent's (%d); closed, none (%d)\n",
+			 port, mine, other, none);
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(10);
+	ksft_set_plan(11);
 	test_parse();
 	test_overlap();
 	test_opts();
+	test_port_owner();
 	ksft_finished();
 }

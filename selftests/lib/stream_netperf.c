@@ -27,6 +27,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +38,7 @@
 #include "wl/stream.h"
 #include "wl/stream_netperf.h"
 #include "wl/stream_pin.h"
+#include "wl/text.h"
 #include "wl/util.h"
 
 /* Seconds the instances may take to report their first record. */
@@ -66,6 +68,7 @@ struct wl_np_inst {
 };
 
 static struct wl_np_inst *wl_np;
+static void wl_np_stop_server(void);
 static char wl_np_netperf[256], wl_np_netserver[256];
 static char wl_np_version[64];
 static pid_t wl_np_server;
@@ -176,29 +179,93 @@ static int wl_np_free_port(void)
 	return port;
 }
 
-/* Whether something accepts connections on @port of loopback. */
-static bool wl_np_listening(int port)
+/*
+ * The inodes of the TCP sockets listening on @port (any local address,
+ * IPv4 and IPv6) from /proc/net/tcp and tcp6, up to @max; their count.
+ */
+static int wl_np_listeners(int port, unsigned long *ino, int max)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	int fd, ret;
+	static const char * const files[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+	unsigned int lport, state;
+	unsigned long inode;
+	char line[512];
+	unsigned int k;
+	int n = 0;
+	FILE *f;
 
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	a.sin_port = htons(port);
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return false;
-	ret = connect(fd, (struct sockaddr *)&a, sizeof(a));
-	close(fd);
-	return !ret;
+	for (k = 0; k < 2; k++) {
+		f = fopen(files[k], "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			/* sl local:port rem:port st tx:rx tr:when retr uid timeout inode */
+			if (sscanf(line, " %*d: %*[0-9A-Fa-f]:%X %*[0-9A-Fa-f]:%*X %X %*X:%*X %*X:%*X %*X %*u %*u %lu",
+				   &lport, &state, &inode) != 3)
+				continue;
+			if (state == 0x0A && (int)lport == port && n < max)
+				ino[n++] = inode;
+		}
+		fclose(f);
+	}
+	return n;
 }
 
-/* netserver in the foreground, in a process group of its own. */
+/* Whether process @pid holds socket @inode (its /proc/PID/fd). */
+static bool wl_np_holds(pid_t pid, unsigned long inode)
+{
+	char dir[64], path[128], link[64], want[64];
+	struct dirent *d;
+	bool found = false;
+	ssize_t n;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	snprintf(want, sizeof(want), "socket:[%lu]", inode);
+	dp = opendir(dir);
+	if (!dp)
+		return false;
+	while (!found && (d = readdir(dp))) {
+		if (d->d_name[0] == '.' ||
+		    wl_fmt(path, sizeof(path), "%s/%s", dir, d->d_name))
+			continue;
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		found = !strcmp(link, want);
+	}
+	closedir(dp);
+	return found;
+}
+
+int wl_np_port_owner(int port, pid_t pid)
+{
+	unsigned long ino[16];
+	int i, n = wl_np_listeners(port, ino, 16), ours = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!wl_np_holds(pid, ino[i]))
+			return -1;
+		ours++;
+	}
+	return ours ? 1 : 0;
+}
+
+/*
+ * netserver in the foreground, in a process group of its own, on @port;
+ * it counts as started once every listener on @port is its own (so a
+ * program already on the port is never taken for it).  0, -1 with @why,
+ * or -2 when the port turned out to be another program's (netserver
+ * stopped: try another).
+ */
 static int wl_np_start_server(int port, char *why, size_t len)
 {
 	char portstr[16];
 	double end;
-	int st, fd;
+	int st, fd, own;
 
+	if (wl_np_port_owner(port, getpid()) < 0)
+		return -2;
 	snprintf(portstr, sizeof(portstr), "%d", port);
 	wl_np_server = fork();
 	if (wl_np_server < 0) {
@@ -219,14 +286,22 @@ static int wl_np_start_server(int port, char *why, size_t len)
 	}
 	setpgid(wl_np_server, wl_np_server);
 	for (end = wl_now() + 10; wl_now() < end;) {
-		if (wl_np_listening(port))
+		own = wl_np_port_owner(port, wl_np_server);
+		if (own > 0)
 			return 0;
 		if (waitpid(wl_np_server, &st, WNOHANG) == wl_np_server) {
 			wl_np_server = 0;
+			if (own < 0)
+				return -2;
 			snprintf(why, len, "netserver -p %d exited (status %d) before it listened",
 				 port,
 				 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 			return -1;
+		}
+		/* Another program's listener, and netserver's not (yet). */
+		if (own < 0 && wl_now() > end - 9) {
+			wl_np_stop_server();
+			return -2;
 		}
 		usleep(20000);
 	}
@@ -305,17 +380,33 @@ static int wl_np_cpu_of(pid_t pid)
 	return cpu;
 }
 
-/* The netperf command line of instance @i. */
-static void wl_np_argv(int i, int port, char *s, size_t len, char *argv[])
+/*
+ * The netperf command line of instance @i: its arguments one after the
+ * other in @s (@len bytes), at most @max - 1 of them in @argv; 0, or -1
+ * when they do not fit (nothing is written past either).
+ */
+static int wl_np_argv(int i, int port, char *s, size_t len, char *argv[],
+		      int max)
 {
 	struct wl_inst *in = &wl_sh->inst[i];
 	bool rr = wl_workload_rr(wl_scfg.workload);
-	int n = 0, k;
+	int n = 0, k, bad = 0;
 	char *p = s;
 
-	/* Each argument in @s, one after the other. */
-#define ARG(...) do { argv[n++] = p; k = snprintf(p, len - (p - s), __VA_ARGS__); \
-		      p += k + 1; } while (0)
+#define ARG(...) do {							\
+		size_t left_ = len - (p - s);				\
+		if (bad || n >= max - 1) {				\
+			bad = 1;					\
+			break;						\
+		}							\
+		k = snprintf(p, left_, __VA_ARGS__);			\
+		if (k < 0 || (size_t)k >= left_) {			\
+			bad = 1;					\
+			break;						\
+		}							\
+		argv[n++] = p;						\
+		p += k + 1;						\
+	} while (0)
 	ARG("%s", wl_np_netperf);
 	ARG("-H");
 	ARG(WL_NP_ADDR);
@@ -358,6 +449,7 @@ static void wl_np_argv(int i, int port, char *s, size_t len, char *argv[])
 	}
 #undef ARG
 	argv[n] = NULL;
+	return bad ? -1 : 0;
 }
 
 /*
@@ -374,7 +466,12 @@ static int wl_np_spawn(int port, int go, int go_w, char *why, size_t len)
 			    &wl_sh->inst[i].rcv_pin);
 		wl_sh->inst[i].snd.cpu = -1;
 		wl_sh->inst[i].rcv.cpu = wl_sh->inst[i].rcv_pin;
-		wl_np_argv(i, port, args, sizeof(args), argv);
+		if (wl_np_argv(i, port, args, sizeof(args), argv,
+			       sizeof(argv) / sizeof(argv[0]))) {
+			snprintf(why, len, "instance %d: the netperf command line does not fit in %zu bytes",
+				 i, sizeof(args));
+			return -1;
+		}
 		if (pipe2(p, O_CLOEXEC)) {
 			snprintf(why, len, "pipe: %s", strerror(errno));
 			return -1;
@@ -692,12 +789,22 @@ int wl_netperf_main(void)
 		wl_np[i].fd = -1;
 	if (wl_scfg.schedstats && wl_stream_schedstats_on())
 		return WL_EXIT_FAIL;
-	port = wl_np_free_port();
-	if (!port) {
-		snprintf(why, sizeof(why), "no free TCP port on loopback");
-		goto fail;
+	/* A port another program took meanwhile is left to it. */
+	for (i = 0, ret = -2; i < 5 && ret == -2; i++) {
+		port = wl_np_free_port();
+		if (!port) {
+			snprintf(why, sizeof(why), "no free TCP port on loopback");
+			goto fail;
+		}
+		ret = wl_np_start_server(port, why, sizeof(why));
+		if (ret == -2)
+			fprintf(stderr, "wl_stream: netperf: port %d has a listener that is not the netserver started here; trying another\n",
+				port);
 	}
-	if (wl_np_start_server(port, why, sizeof(why)))
+	if (ret == -2)
+		snprintf(why, sizeof(why),
+			 "5 ports in a row had a listener other than the netserver started here");
+	if (ret)
 		goto fail;
 	ret = wl_np_probe(port);
 	if (ret) {

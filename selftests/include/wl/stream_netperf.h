@@ -15,6 +15,7 @@
 #define WL_STREAM_NETPERF_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* Seconds between netperf's interim records (its -D, wall-clock based). */
 #define WL_NETPERF_INTERVAL	0.25
@@ -40,6 +41,13 @@ int wl_np_parse_interim(const char *line, struct wl_np_rec *r);
 
 /* Seconds of @r's interval inside [@a, @b] (CLOCK_REALTIME seconds). */
 double wl_np_overlap(const struct wl_np_rec *r, double a, double b);
+
+/*
+ * Whether the TCP listeners on @port (/proc/net/tcp, tcp6) are process
+ * @pid's own sockets: 1 they all are (at least one), 0 none listens, -1
+ * one is another's.  netserver is known by it, never by a connect().
+ */
+int wl_np_port_owner(int port, pid_t pid);
 
 /* "netperf 2.7.0" when the run is netperf's, else NULL. */
 const char *wl_netperf_engine(void);
