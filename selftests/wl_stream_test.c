@@ -1623,6 +1623,8 @@ TEST_F(remote, udp_and_tcp_between_namespaces)
 
 	if (wlt_two_hosts(self, why, sizeof(why)))
 		SKIP(return, "%s", why);
+	/* Not loopback: the server serves only clients with its token. */
+	setenv("WL_STREAM_TOKEN", "wlt-two-hosts", 1);
 	ASSERT_LT(0, wlt_serve(self, self->ns[0], "198.18.1.2", port, 2));
 	for (k = 0; k < 2; k++) {
 		snprintf(args, sizeof(args),

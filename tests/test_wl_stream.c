@@ -238,6 +238,40 @@ static void test_path_options(void)
 	ksft_test_result(!ret, "opts: bad session lines are refused (%s)\n", err);
 }
 
+/* --serve binds loopback by default; the token and the buffer bound. */
+static void test_serve_options(void)
+{
+	struct wl_cfg c;
+	char err[256];
+	int ret;
+
+	unsetenv(WL_TOKEN_ENV);
+	ret = parse("--serve", 4, &c, err);
+	ksft_test_result(!ret && c.serve && !c.addr[0] && !c.token[0] &&
+			 !c.max_buffer,
+			 "opts: --serve alone: no address given (127.0.0.1), no token, default buffer bound (%s)\n",
+			 err);
+	ret = parse("--serve=0.0.0.0 --token s3cret.token --max-buffer 1G", 4,
+		    &c, err);
+	ksft_test_result(!ret && !strcmp(c.addr, "0.0.0.0") &&
+			 !strcmp(c.token, "s3cret.token") &&
+			 c.max_buffer == 1L << 30,
+			 "opts: --serve=0.0.0.0 --token --max-buffer (%s)\n", err);
+	setenv(WL_TOKEN_ENV, "from-the-environment", 1);
+	ret = parse("--remote 10.0.0.1", 4, &c, err) ||
+	      strcmp(c.token, "from-the-environment") ||
+	      parse("--remote 10.0.0.1 --token given.on.cmdline", 4, &c, err) ||
+	      strcmp(c.token, "given.on.cmdline") ||
+	      parse("-l 1", 4, &c, err) || c.token[0];
+	setenv(WL_TOKEN_ENV, "bad token", 1);
+	ret = ret || parse("--serve", 4, &c, err) != -1 ||
+	      !strstr(err, "bad token in $" WL_TOKEN_ENV);
+	unsetenv(WL_TOKEN_ENV);
+	ksft_test_result(!ret,
+			 "opts: $" WL_TOKEN_ENV " for --serve/--remote, --token wins, a bad one refused (%s)\n",
+			 err);
+}
+
 static void test_bad_options(void)
 {
 	static const struct { const char *line, *msg; } t[] = {
@@ -277,6 +311,11 @@ static void test_bad_options(void)
 		{ "--serve --sessions 0", "bad session count '0'" },
 		{ "--connect-timeout 5", "--connect-timeout needs --remote" },
 		{ "--remote 10.0.0.1 --connect-timeout 0", "bad connect timeout '0'" },
+		{ "--max-buffer 1M", "--max-buffer needs --serve" },
+		{ "--serve --max-buffer 0", "bad buffer limit '0'" },
+		{ "--token abcdefgh", "--token needs --serve or --remote" },
+		{ "--serve --token short", "bad token (8..128 characters" },
+		{ "--serve --token has=equals", "bad token (8..128 characters" },
 	};
 	unsigned int i, bad = 0;
 	struct wl_cfg c;
@@ -600,12 +639,13 @@ int main(void)
 {
 	find_fixtures();
 	ksft_print_header();
-	ksft_set_plan(43);
+	ksft_set_plan(46);
 	test_defaults();
 	test_all_options();
 	test_instances();
 	test_sizes();
 	test_path_options();
+	test_serve_options();
 	test_bad_options();
 	test_cpustat();
 	test_schedstat();

@@ -36,9 +36,10 @@ const char wl_stream_usage[] =
 "usage: wl_stream [-w WORKLOAD] [-n N] [-m BYTES] [-M BYTES] [-s BYTES]\n"
 "                 [-S BYTES] [-l SEC] [-W SEC] [-p PIN] [-T] [-j|-b] [-v]\n"
 "                 [--schedstats] [--netns [--gro|--tso|--gso on|off]]\n"
-"                 [--remote ADDR [--receive] [--connect-timeout SEC]]\n"
-"       wl_stream --serve[=ADDR] [--sessions N] [--max-instances N] [-p PIN]\n"
-"                 [-T]\n"
+"                 [--remote ADDR [--receive] [--connect-timeout SEC]\n"
+"                 [--token T]]\n"
+"       wl_stream --serve[=ADDR] [--sessions N] [--max-instances N]\n"
+"                 [--max-buffer B] [--token T] [-p PIN] [-T]\n"
 "  -w, --workload W   tcp_stream (default), udp_stream, sctp_stream,\n"
 "                     sctp_stream_many, tcp_rr, tipc_stream, tipc_rr; or\n"
 "                     netperf:TEST (TCP_STREAM, UDP_STREAM, TCP_RR): the same\n"
@@ -70,10 +71,18 @@ const char wl_stream_usage[] =
 "      --connect-timeout S  keep trying to reach the server for S seconds\n"
 "                     (default 10)\n"
 "      --serve[=ADDR] serve --remote runs, one at a time, on ADDR (default:\n"
-"                     every address); the client's options apply\n"
+"                     127.0.0.1; 0.0.0.0 is every address); the client's\n"
+"                     options apply; a client while one is served is told\n"
+"                     \"busy: serving PEER until TIME\" at once\n"
 "      --sessions N   with --serve: exit after N sessions (default: never)\n"
 "      --max-instances N  with --serve: refuse clients asking for more\n"
 "                     (default: 16 per online CPU, at least 64)\n"
+"      --max-buffer B with --serve: refuse clients whose instances x (-m +\n"
+"                     -M) exceed B bytes (default 256M)\n"
+"      --token T      --serve: serve only clients that send T; --remote:\n"
+"                     send T (default: $WL_STREAM_TOKEN; without one a\n"
+"                     server serves loopback clients only); 8..128 of\n"
+"                     A-Z a-z 0-9 . _ ~ + / : -\n"
 "      --port P       control port of --serve and --remote (default 12867)\n"
 "  -h, --help         this text\n"
 "sizes take K/M/G (x1024) or k/m/g (x1000); exit 0 ok, 1 run or integrity\n"
@@ -105,9 +114,19 @@ static const struct option wl_long_opts[] = {
 	{ "sessions",	required_argument,	NULL, WL_OPT_SESSIONS },
 	{ "max-instances", required_argument,	NULL, WL_OPT_MAX_INSTANCES },
 	{ "connect-timeout", required_argument,	NULL, WL_OPT_CONNECT_TIMEOUT },
+	{ "max-buffer",	required_argument,	NULL, WL_OPT_MAX_BUFFER },
+	{ "token",	required_argument,	NULL, WL_OPT_TOKEN },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+bool wl_token_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= WL_TOKEN_MIN && n <= WL_TOKEN_MAX &&
+	       strspn(s, WL_TOKEN_CHARS) == n;
+}
 
 bool wl_workload_rr(int workload)
 {
@@ -392,6 +411,8 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 {
 	char given[sizeof(wl_session_opts)] = "";
 	bool offload = false, port = false, sessions = false, ct = false;
+	bool maxbuf = false, token = false;
+	const char *env;
 	const char *end;
 	long lv;
 	int opt, v;
@@ -536,6 +557,21 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 			c->max_instances = (int)lv;
 			sessions = true;
 			break;
+		case WL_OPT_MAX_BUFFER:
+			if (wl_parse_size(optarg, 1L << 40, &c->max_buffer))
+				return wl_err(err, len,
+					      "bad buffer limit '%s' (1..1024G)",
+					      optarg);
+			maxbuf = true;
+			break;
+		case WL_OPT_TOKEN:
+			if (!wl_token_ok(optarg))
+				return wl_err(err, len,
+					      "bad token (%d..%d characters of A-Z a-z 0-9 . _ ~ + / : -)",
+					      WL_TOKEN_MIN, WL_TOKEN_MAX);
+			strcpy(c->token, optarg);
+			token = true;
+			break;
 		case WL_OPT_CONNECT_TIMEOUT:
 			if (wl_parse_seconds(optarg, 0.1, 3600, &c->connect_timeout))
 				return wl_err(err, len,
@@ -561,6 +597,18 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 		return wl_err(err, len, "--sessions and --max-instances need --serve");
 	if (ct && !c->remote)
 		return wl_err(err, len, "--connect-timeout needs --remote");
+	if (maxbuf && !c->serve)
+		return wl_err(err, len, "--max-buffer needs --serve");
+	if (token && !c->serve && !c->remote)
+		return wl_err(err, len, "--token needs --serve or --remote");
+	env = getenv(WL_TOKEN_ENV);
+	if (!token && (c->serve || c->remote) && env && *env) {
+		if (!wl_token_ok(env))
+			return wl_err(err, len,
+				      "bad token in $" WL_TOKEN_ENV " (%d..%d characters of A-Z a-z 0-9 . _ ~ + / : -)",
+				      WL_TOKEN_MIN, WL_TOKEN_MAX);
+		strcpy(c->token, env);
+	}
 	if (wl_check_modes(c, given, offload, err, len))
 		return -1;
 	return wl_finish_cfg(c, err, len);

@@ -4,7 +4,8 @@
  * --serve (server).  See wl/stream_remote.h.
  *
  * Messages, one line each, client first:
- *   C: wl_stream PROTO SESSION-WORDS [ports=P,P,...]   (ports: --receive)
+ *   C: wl_stream PROTO SESSION-WORDS [ports=P,P,...] [token=T]
+ *                                    (ports: --receive; token: --token)
  *   S: ok [ports=P,P,...] | error TEXT                  (ports: S receives)
  *   S: ready | fail TEXT                                (workers set up)
  *   C: go                                               (both release)
@@ -37,6 +38,18 @@
 #include "wl/stream_remote.h"
 
 #define WL_PEER_TIMEOUT_S	10	/* any reply */
+/*
+ * A server's bounds on connections that have not asked for a session:
+ * their first line within WL_HELLO_S, at most WL_HELLO_MAX bytes (4096
+ * instances' ports fit), at most WL_PENDING of them at once (the oldest
+ * goes first), and a backlog for bursts.
+ */
+#define WL_HELLO_S		2.0
+#define WL_HELLO_MAX		(64 << 10)
+#define WL_PENDING		64
+#define WL_BACKLOG		128
+/* How long a refused connection gets to read its answer. */
+#define WL_LINGER_S		2.0
 #define WL_PEER_READY_S		75	/* the peer's workers: setup + slack */
 #define WL_PEER_FINAL_S		45	/* the peer's drain + slack */
 #define WL_PEER_POLL_S		0.05	/* counters exchanged this often */
@@ -444,8 +457,9 @@ int wl_remote_hello(char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		return -1;
 	}
-	r = wl_ctl_send("wl_stream %d %s%s%s\n", WL_REMOTE_PROTO, session,
-			wl_scfg.receive ? " " : "", ports);
+	r = wl_ctl_send("wl_stream %d %s%s%s%s%s\n", WL_REMOTE_PROTO, session,
+			wl_scfg.receive ? " " : "", ports,
+			wl_scfg.token[0] ? " token=" : "", wl_scfg.token);
 	free(ports);
 	if (r) {
 		wl_ctl_lost(-1, WL_PEER_TIMEOUT_S, why, len);
@@ -533,15 +547,38 @@ static int wl_max_instances(const struct wl_cfg *srv)
 	return n > 64 ? n : 64;
 }
 
+/* The server's bound on a client's message buffers (--max-buffer). */
+static long long wl_max_buffer(const struct wl_cfg *srv)
+{
+	return srv->max_buffer ? srv->max_buffer : WL_SERVE_MAX_BUFFER;
+}
+
+/* What a session's buffers take on one side: instances x (send + receive). */
+static long long wl_session_buffers(const struct wl_cfg *c)
+{
+	return (long long)c->instances * (c->msg_size + c->recv_size);
+}
+
+/* Where a first line's session words end: at " ports=", " token=" or its end. */
+static const char *wl_words_end(const char *p)
+{
+	const char *a = strstr(p, " ports="), *b = strstr(p, " token=");
+
+	if (a && (!b || a < b))
+		return a;
+	return b ? b : p + strlen(p);
+}
+
 /*
- * The client's first line: "wl_stream PROTO SESSION [ports=...]"; sets
+ * The client's first line: "wl_stream PROTO SESSION [ports=...] [token=T]"; sets
  * wl_scfg from it (keeping the server's -p and -T).  0, or -1 with @why
  * (sent to the client as "error ...").
  */
 static int wl_session_hello(const char *line, const struct wl_cfg *srv,
 			    char *why, size_t len)
 {
-	char words[512], err[200], *p;
+	char words[512], err[200];
+	const char *p;
 	int proto, n;
 
 	if (sscanf(line, "wl_stream %d%n", &proto, &n) != 1) {
@@ -555,13 +592,12 @@ static int wl_session_hello(const char *line, const struct wl_cfg *srv,
 			 WL_REMOTE_PROTO, proto);
 		return -1;
 	}
-	p = strstr(line + n, " ports=");
-	if ((p ? p - (line + n) : (long)strlen(line + n)) >= (long)sizeof(words)) {
+	p = wl_words_end(line + n);
+	if (p - (line + n) >= (long)sizeof(words)) {
 		snprintf(why, len, "bad session: session line too long");
 		return -1;
 	}
-	snprintf(words, sizeof(words), "%.*s",
-		 (int)(p ? p - (line + n) : (long)strlen(line + n)), line + n);
+	snprintf(words, sizeof(words), "%.*s", (int)(p - (line + n)), line + n);
 	if (wl_session_parse(words, srv->ncpus, &wl_scfg, err, sizeof(err))) {
 		snprintf(why, len, "bad session: %s", err);
 		return -1;
@@ -570,6 +606,14 @@ static int wl_session_hello(const char *line, const struct wl_cfg *srv,
 		snprintf(why, len,
 			 "the client asks for %d instances; this server allows %d (--max-instances)",
 			 wl_scfg.instances, wl_max_instances(srv));
+		return -1;
+	}
+	if (wl_session_buffers(&wl_scfg) > wl_max_buffer(srv)) {
+		snprintf(why, len,
+			 "the client asks for %d instances x (%ld + %ld bytes) = %.1f MiB of message buffers; this server allows %.1f MiB (--max-buffer)",
+			 wl_scfg.instances, wl_scfg.msg_size, wl_scfg.recv_size,
+			 wl_session_buffers(&wl_scfg) / 1048576.0,
+			 wl_max_buffer(srv) / 1048576.0);
 		return -1;
 	}
 	wl_scfg.pin = srv->pin;
@@ -612,13 +656,33 @@ static bool wl_session_watch(bool now, char *why, size_t len)
 	return true;
 }
 
+/*
+ * A session's end, told to the server: a byte on this pipe, then its
+ * close, before the client's last reply (-1 in the server itself).
+ */
+static int wl_done_fd = -1;
+
+static void wl_session_done(void)
+{
+	if (wl_done_fd < 0)
+		return;
+	if (write(wl_done_fd, "d", 1) < 0)
+		fprintf(stderr, "wl_stream: telling the server the session is over: %s\n",
+			strerror(errno));
+	close(wl_done_fd);
+	wl_done_fd = -1;
+}
+
 /* The session refused at its first line: not counted by --sessions. */
 #define WL_EXIT_NO_SESSION	WL_EXIT_USAGE
 
-/* One session on the control connection wl_ctl, in its own process. */
-static int wl_session(const struct wl_cfg *srv)
+/*
+ * One session on the control connection wl_ctl, in its own process; @line
+ * is its first line, which the server read.
+ */
+static int wl_session(const struct wl_cfg *srv, char *line)
 {
-	char why[256] = "", *line, *ports;
+	char why[256] = "", *ports;
 	struct sockaddr_in me, peer;
 	socklen_t alen = sizeof(me);
 	const char *skip;
@@ -626,11 +690,6 @@ static int wl_session(const struct wl_cfg *srv)
 	double end;
 	int n;
 
-	line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, sizeof(why));
-	if (!line) {
-		fprintf(stderr, "wl_stream: session with %s: %s\n", wl_peer_name, why);
-		return WL_EXIT_NO_SESSION;
-	}
 	if (wl_session_hello(line, srv, why, sizeof(why))) {
 		fprintf(stderr, "wl_stream: session with %s: %s\n", wl_peer_name, why);
 		wl_ctl_send("error %s\n", why);
@@ -699,6 +758,8 @@ static int wl_session(const struct wl_cfg *srv)
 	wl_stream_set_phase(WL_PH_STOP);
 	if (!wl_stream_wait_done(why, sizeof(why)))
 		wl_session_fail("fail", why);
+	/* Done: the server takes the next client before this one hears so. */
+	wl_session_done();
 	wl_send_counters("state");
 	wl_session_summary(0);
 	return 0;
@@ -728,72 +789,458 @@ static int wl_session_wait(pid_t pid)
 	}
 }
 
+/**
+ * struct wl_conn - a connection the server holds outside a session
+ * @fd:		the socket, -1 when the slot is free
+ * @peer:	its peer
+ * @deadline:	when it is closed (monotonic): its first line's or, once
+ *		answered, its linger's
+ * @answered:	refused or told busy: read and dropped until the peer closes
+ * @buf:	its first line so far (@len bytes, room for @cap)
+ */
+struct wl_conn {
+	int fd;
+	struct sockaddr_in peer;
+	double deadline;
+	bool answered;
+	char *buf;
+	size_t len, cap;
+};
+
+static struct wl_conn wl_conns[WL_PENDING];
+
+static void wl_conn_close(struct wl_conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->buf);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+}
+
+/*
+ * Answer @c with one line and keep it until the peer has read it and
+ * closed (or WL_LINGER_S): closing at once could reset the connection
+ * over the unread rest of its first line and lose the answer.
+ */
+static void wl_conn_answer(struct wl_conn *c, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if (n > (int)sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	if (send(c->fd, line, n, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		wl_conn_close(c);
+		return;
+	}
+	shutdown(c->fd, SHUT_WR);
+	c->answered = true;
+	c->deadline = wl_now() + WL_LINGER_S;
+	free(c->buf);
+	c->buf = NULL;
+	c->len = c->cap = 0;
+}
+
+/* A free slot for a new connection: the oldest held one goes if none is. */
+static struct wl_conn *wl_conn_slot(void)
+{
+	struct wl_conn *old = &wl_conns[0];
+	int i;
+
+	for (i = 0; i < WL_PENDING; i++) {
+		if (wl_conns[i].fd < 0)
+			return &wl_conns[i];
+		if (wl_conns[i].deadline < old->deadline)
+			old = &wl_conns[i];
+	}
+	wl_conn_close(old);
+	return old;
+}
+
+/* Whether @a and @b are equal, in a time that depends on @b's length only. */
+static bool wl_token_eq(const char *a, size_t alen, const char *b)
+{
+	size_t blen = strlen(b), i;
+	unsigned char d = alen != blen;
+
+	for (i = 0; i < blen; i++)
+		d |= (unsigned char)b[i] ^ (unsigned char)(i < alen ? a[i] : 0);
+	return !d;
+}
+
+static bool wl_loopback(const struct sockaddr_in *sin)
+{
+	return (ntohl(sin->sin_addr.s_addr) >> 24) == 127;
+}
+
+/*
+ * Whether the first line @line of a client at @peer may ask for a session:
+ * a wl_stream client, with the server's token when it has one, else from
+ * loopback; 0, or -1 with @why (sent to it as "error ...").
+ */
+static int wl_serve_admit(const struct wl_cfg *srv,
+			  const struct sockaddr_in *peer, const char *line,
+			  char *why, size_t len)
+{
+	const char *t = strstr(line, " token=");
+	size_t tlen = 0;
+
+	if (strncmp(line, "wl_stream ", 10)) {
+		snprintf(why, len, "not a wl_stream client (first line '%.40s')",
+			 line);
+		return -1;
+	}
+	if (t) {
+		t += 7;
+		tlen = strcspn(t, " ");
+	}
+	if (srv->token[0] && !t) {
+		snprintf(why, len,
+			 "refused: this server takes only clients with its token, and this one sent none (--token or $" WL_TOKEN_ENV ")");
+		return -1;
+	}
+	if (srv->token[0] && !wl_token_eq(t, tlen, srv->token)) {
+		snprintf(why, len, "refused: wrong token");
+		return -1;
+	}
+	if (!srv->token[0] && !wl_loopback(peer)) {
+		snprintf(why, len,
+			 "refused: this server has no token, so it serves loopback clients only (give both sides --token or $" WL_TOKEN_ENV ")");
+		return -1;
+	}
+	return 0;
+}
+
+/* "HH:MM:SS" of the monotonic @t, in local wall-clock time. */
+static void wl_clock_name(double t, char *buf, size_t len)
+{
+	time_t w = time(NULL) + (time_t)(t - wl_now() + 0.5);
+	struct tm tm;
+
+	if (!localtime_r(&w, &tm) || !strftime(buf, len, "%H:%M:%S %Z", &tm))
+		snprintf(buf, len, "in %.0f s", t - wl_now());
+}
+
+/**
+ * struct wl_serving - the server's sessions
+ * @pid:	the session it runs now, 0 when none: the server is busy
+ * @done_fd:	@pid's end of session: a byte then EOF when it completed,
+ *		EOF alone when it failed or was refused
+ * @peer:	@pid's client, "ADDR:PORT"
+ * @until:	when @pid should be over (monotonic): the client's warm-up
+ *		and window, with slack for setup and drain
+ * @ending:	completed sessions not yet reaped, @nending of them
+ * @served:	sessions that count for --sessions
+ */
+struct wl_serving {
+	pid_t pid;
+	int done_fd;
+	char peer[WL_ADDR_LEN + 8];
+	double until;
+	pid_t ending[WL_PENDING];
+	int nending;
+	int served;
+};
+
+/* Session @pid ended with wait status @st: count it. */
+static void wl_serve_count(struct wl_serving *sv, int st)
+{
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != WL_EXIT_NO_SESSION)
+		sv->served++;
+}
+
+/* The current session said it is over (or died): the server is free. */
+static void wl_serve_session_over(struct wl_serving *sv)
+{
+	char c;
+	int st;
+
+	if (read(sv->done_fd, &c, 1) == 1) {
+		/* Completed, counted now; reaped once it exits. */
+		sv->served++;
+		if (sv->nending < WL_PENDING)
+			sv->ending[sv->nending++] = sv->pid;
+		else if (waitpid(sv->pid, &st, 0) < 0)
+			fprintf(stderr, "wl_stream: waitpid: %s\n", strerror(errno));
+	} else if (waitpid(sv->pid, &st, 0) == sv->pid) {
+		/* EOF alone: it has exited (or is exiting). */
+		wl_serve_count(sv, st);
+	}
+	close(sv->done_fd);
+	sv->done_fd = -1;
+	sv->pid = 0;
+}
+
+/* Reap the completed sessions that have exited. */
+static void wl_serve_reap(struct wl_serving *sv)
+{
+	int i;
+
+	for (i = 0; i < sv->nending; i++)
+		if (waitpid(sv->ending[i], NULL, WNOHANG) == sv->ending[i])
+			sv->ending[i--] = sv->ending[--sv->nending];
+}
+
+/* Start the session @c asked for with its first line (@c's buf). */
+static void wl_serve_start(const struct wl_cfg *srv, struct wl_conn *c,
+			   struct wl_serving *sv, pid_t me)
+{
+	const char *nl;
+	int done[2], i;
+	pid_t pid;
+
+	if (pipe2(done, O_CLOEXEC)) {
+		wl_conn_answer(c, "error the server cannot start a session: %s",
+			       strerror(errno));
+		return;
+	}
+	wl_sin_name(&c->peer, sv->peer, sizeof(sv->peer));
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != me)
+			_exit(WL_EXIT_FAIL);
+		close(done[0]);
+		wl_done_fd = done[1];
+		for (i = 0; i < WL_PENDING; i++)
+			if (&wl_conns[i] != c && wl_conns[i].fd >= 0)
+				close(wl_conns[i].fd);
+		fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) & ~O_NONBLOCK);
+		wl_ctl_set(c->fd);
+		snprintf(wl_peer_name, sizeof(wl_peer_name), "%s", sv->peer);
+		/* The first line, and whatever came after it, as read. */
+		wl_rbuf = c->buf;
+		wl_rcap = c->cap;
+		wl_rlen = c->len;
+		nl = memchr(c->buf, '\n', c->len);
+		wl_rskip = nl - c->buf + 1;
+		c->buf[wl_rskip - 1] = '\0';
+		exit(wl_session(srv, c->buf));
+	}
+	close(done[1]);
+	if (pid < 0) {
+		close(done[0]);
+		fprintf(stderr, "wl_stream: fork: %s\n", strerror(errno));
+		wl_conn_answer(c, "error the server cannot fork a session: %s",
+			       strerror(errno));
+		return;
+	}
+	sv->pid = pid;
+	sv->done_fd = done[0];
+	wl_conn_close(c);
+}
+
+/*
+ * Whether first line @line asks for a session this server gives (the
+ * protocol, the settings, its bounds: checked again in the session); 0,
+ * or -1 with @why.  The session's end, for "busy" answers, into @until.
+ */
+static int wl_serve_check(const struct wl_cfg *srv, const char *line,
+			  double *until, char *why, size_t len)
+{
+	struct wl_cfg keep = wl_scfg;
+	int ret;
+
+	ret = wl_session_hello(line, srv, why, len);
+	*until = wl_now() + wl_scfg.warmup + wl_scfg.duration + WL_PEER_TIMEOUT_S;
+	wl_scfg = keep;
+	return ret;
+}
+
+/* Read what @c sent; a complete first line is admitted, or answered. */
+static void wl_serve_read(const struct wl_cfg *srv, struct wl_conn *c,
+			  struct wl_serving *sv, pid_t me)
+{
+	char why[256], until[64], drop[512], *nb;
+	double end;
+	ssize_t n;
+
+	if (c->answered) {
+		n = recv(c->fd, drop, sizeof(drop), MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			wl_conn_close(c);
+		return;
+	}
+	if (c->cap - c->len < 4096 && c->cap < WL_HELLO_MAX) {
+		nb = realloc(c->buf, c->cap ? c->cap * 2 : 4096);
+		if (!nb) {
+			wl_conn_close(c);
+			return;
+		}
+		c->buf = nb;
+		c->cap = c->cap ? c->cap * 2 : 4096;
+	}
+	n = recv(c->fd, c->buf + c->len, c->cap - 1 - c->len, MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		wl_conn_close(c);
+		return;
+	}
+	c->len += n;
+	c->buf[c->len] = '\0';
+	if (!memchr(c->buf, '\n', c->len)) {
+		if (c->len >= c->cap - 1 && c->cap >= WL_HELLO_MAX)
+			wl_conn_answer(c, "error bad session: first line longer than %d bytes",
+				       WL_HELLO_MAX);
+		return;
+	}
+	*strchr(c->buf, '\n') = '\0';
+	wl_sin_name(&c->peer, drop, sizeof(drop));
+	if (wl_serve_admit(srv, &c->peer, c->buf, why, sizeof(why)) ||
+	    wl_serve_check(srv, c->buf, &end, why, sizeof(why))) {
+		fprintf(stderr, "wl_stream: client %s: %s\n", drop, why);
+		wl_conn_answer(c, "error %s", why);
+		return;
+	}
+	if (sv->pid) {
+		wl_clock_name(sv->until, until, sizeof(until));
+		wl_conn_answer(c, "error busy: serving %s until about %s (one session at a time; try again then)",
+			       sv->peer, until);
+		return;
+	}
+	c->buf[strlen(c->buf)] = '\n';
+	sv->until = end;
+	wl_serve_start(srv, c, sv, me);
+}
+
+/* Take every connection waiting in the backlog. */
+static int wl_serve_accept(int lfd)
+{
+	struct sockaddr_in peer;
+	struct wl_conn *c;
+	socklen_t plen;
+	int fd, one = 1;
+
+	for (;;) {
+		plen = sizeof(peer);
+		fd = accept4(lfd, (struct sockaddr *)&peer, &plen,
+			     SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0) {
+			if (errno == EAGAIN || errno == EINTR ||
+			    errno == ECONNABORTED)
+				return 0;
+			fprintf(stderr, "wl_stream: accept: %s\n", strerror(errno));
+			/* Out of descriptors: the held ones time out. */
+			return errno == EMFILE || errno == ENFILE ||
+			       errno == ENOBUFS || errno == ENOMEM ? 0 : -1;
+		}
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		c = wl_conn_slot();
+		c->fd = fd;
+		c->peer = peer;
+		c->deadline = wl_now() + WL_HELLO_S;
+	}
+}
+
+/*
+ * The server: one session at a time, each in its own process.  Every
+ * connection is held here, non-blocking, until its first line (within
+ * WL_HELLO_S); only an admitted, valid request while no session runs
+ * starts one, so idle or slow connections cannot keep a client out, and a
+ * client while one runs is told "busy" at once.
+ */
 int wl_remote_serve(void)
 {
+	struct pollfd pfd[WL_PENDING + 2];
 	struct wl_cfg srv = wl_scfg;
-	struct sockaddr_in sin, peer;
-	struct pollfd pfd;
-	socklen_t plen;
-	int lfd, fd, one = 1, served = 0;
-	pid_t pid, me = getpid();
+	struct wl_serving sv = { .done_fd = -1 };
+	struct sockaddr_in sin;
+	int lfd, one = 1, i, k, st, np, first;
+	pid_t me = getpid();
+	double now;
 
 	memset(&sin, 0, sizeof(sin));
 	sin.sin_family = AF_INET;
 	sin.sin_port = htons(srv.port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	if (srv.addr[0])
 		inet_pton(AF_INET, srv.addr, &sin.sin_addr);
+	for (i = 0; i < WL_PENDING; i++)
+		wl_conns[i].fd = -1;
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (lfd < 0 ||
 	    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) || listen(lfd, 8)) {
+	    bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) ||
+	    listen(lfd, WL_BACKLOG)) {
 		wl_sin_name(&sin, wl_peer_name, sizeof(wl_peer_name));
 		fprintf(stderr, "wl_stream: --serve: cannot listen on %s: %s\n",
 			wl_peer_name, strerror(errno));
 		return WL_EXIT_FAIL;
 	}
 	wl_sin_name(&sin, wl_peer_name, sizeof(wl_peer_name));
-	fprintf(stderr, "wl_stream: serving on %s (protocol %d, up to %d instances)\n",
-		wl_peer_name, WL_REMOTE_PROTO, wl_max_instances(&srv));
-	while (!srv.sessions || served < srv.sessions) {
+	fprintf(stderr, "wl_stream: serving on %s (protocol %d, up to %d instances, %.1f MiB of message buffers, %s)\n",
+		wl_peer_name, WL_REMOTE_PROTO, wl_max_instances(&srv),
+		wl_max_buffer(&srv) / 1048576.0,
+		srv.token[0] ? "clients with the token" :
+		"loopback clients only: no token");
+	while (!srv.sessions || sv.served < srv.sessions || sv.pid) {
 		/* Short naps: a stop signal is seen within 200 ms. */
 		if (wl_stream_interrupted())
 			break;
-		pfd.fd = lfd;
-		pfd.events = POLLIN;
-		if (poll(&pfd, 1, 200) <= 0)
-			continue;
-		plen = sizeof(peer);
-		fd = accept4(lfd, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EINTR || errno == EAGAIN ||
-			    errno == ECONNABORTED)
+		wl_serve_reap(&sv);
+		pfd[0].fd = lfd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = sv.done_fd;
+		pfd[1].events = POLLIN;
+		first = np = 2;
+		for (i = 0; i < WL_PENDING; i++) {
+			if (wl_conns[i].fd < 0)
 				continue;
-			fprintf(stderr, "wl_stream: accept: %s\n", strerror(errno));
-			return WL_EXIT_FAIL;
+			pfd[np].fd = wl_conns[i].fd;
+			pfd[np++].events = POLLIN;
 		}
-		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		fflush(NULL);
-		pid = fork();
-		if (pid == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != me)
-				_exit(WL_EXIT_FAIL);
-			close(lfd);
-			wl_ctl_set(fd);
-			wl_sin_name(&peer, wl_peer_name, sizeof(wl_peer_name));
-			exit(wl_session(&srv));
+		if (poll(pfd, np, 200) < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "wl_stream: poll: %s\n", strerror(errno));
+			break;
 		}
-		close(fd);
-		if (pid < 0) {
-			fprintf(stderr, "wl_stream: fork: %s\n", strerror(errno));
-			continue;
+		/* A session's end first: its client may be back at once. */
+		if (sv.pid && (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
+			wl_serve_session_over(&sv);
+		for (i = 0, k = first; i < WL_PENDING && k < np; i++) {
+			if (wl_conns[i].fd < 0 || pfd[k].fd != wl_conns[i].fd)
+				continue;
+			if (pfd[k++].revents & (POLLIN | POLLHUP | POLLERR))
+				wl_serve_read(&srv, &wl_conns[i], &sv, me);
 		}
-		if (wl_session_wait(pid) != WL_EXIT_NO_SESSION)
-			served++;
+		now = wl_now();
+		for (i = 0; i < WL_PENDING; i++) {
+			if (wl_conns[i].fd < 0 || now <= wl_conns[i].deadline)
+				continue;
+			if (wl_conns[i].answered)
+				wl_conn_close(&wl_conns[i]);
+			else
+				wl_conn_answer(&wl_conns[i],
+					       "error no session request within %.0f s",
+					       WL_HELLO_S);
+		}
+		if ((pfd[0].revents & POLLIN) && wl_serve_accept(lfd))
+			break;
 	}
 	close(lfd);
+	for (i = 0; i < WL_PENDING; i++)
+		wl_conn_close(&wl_conns[i]);
+	if (sv.pid) {
+		st = wl_session_wait(sv.pid);
+		if (st != WL_EXIT_NO_SESSION)
+			sv.served++;
+		close(sv.done_fd);
+	}
+	for (i = 0; i < sv.nending; i++)
+		wl_session_wait(sv.ending[i]);
 	if (wl_stream_interrupted())
 		fprintf(stderr, "wl_stream: --serve stopped by a signal after %d session%s\n",
-			served, served == 1 ? "" : "s");
+			sv.served, sv.served == 1 ? "" : "s");
 	return 0;
 }

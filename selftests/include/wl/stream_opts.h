@@ -51,6 +51,14 @@ extern const char * const wl_pin_names[WL_NR_PINS];
 #define WL_STREAM_DEFAULT_PORT		12867
 #define WL_STREAM_DEFAULT_CONNECT_S	10.0
 #define WL_ADDR_LEN			64
+/* --serve's default bound on instances x (send + receive size). */
+#define WL_SERVE_MAX_BUFFER		(256L << 20)
+/* The shared token of --serve/--remote: its length and characters. */
+#define WL_TOKEN_MIN			8
+#define WL_TOKEN_MAX			128
+#define WL_TOKEN_CHARS \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/:-"
+#define WL_TOKEN_ENV			"WL_STREAM_TOKEN"
 #define WL_SCTP_MANY_MIN_RECV		16
 
 /* An offload setting of --netns: leave as the kernel made it, off, on. */
@@ -94,10 +102,16 @@ extern const char * const wl_offload_names[WL_NR_OFFLOADS];
  * @serve:	serve two-host sessions (--serve) instead of running one
  * @remote:	run against the wl_stream --serve at @addr (--remote)
  * @receive:	--remote: the receivers run here, the senders on the server
- * @addr:	--serve: address to listen on ("" = any); --remote: the server
+ * @addr:	--serve: address to listen on ("" = 127.0.0.1); --remote: the
+ *		server
  * @port:	control port of --serve/--remote
  * @sessions:	--serve: sessions to serve before exiting, 0 = no limit
  * @max_instances: --serve: most instances a client may ask for, 0 = default
+ * @max_buffer:	--serve: most bytes of message buffers a client may ask for
+ *		(instances x (send size + receive size)), 0 = default
+ * @token:	--serve/--remote: the shared token (--token, else
+ *		$WL_STREAM_TOKEN); "" = none, and a server then serves
+ *		loopback clients only
  * @connect_timeout: --remote: seconds to keep trying to reach the server
  */
 struct wl_cfg {
@@ -127,6 +141,8 @@ struct wl_cfg {
 	int port;
 	int sessions;
 	int max_instances;
+	long max_buffer;
+	char token[WL_TOKEN_MAX + 1];
 	double connect_timeout;
 };
 
@@ -169,7 +185,12 @@ enum {
 	WL_OPT_SESSIONS,
 	WL_OPT_MAX_INSTANCES,
 	WL_OPT_CONNECT_TIMEOUT,
+	WL_OPT_MAX_BUFFER,
+	WL_OPT_TOKEN,
 };
+
+/* Whether @s is a token wl_stream takes (length, characters). */
+bool wl_token_ok(const char *s);
 
 /* Request/response workloads (tcp_rr, tipc_rr). */
 bool wl_workload_rr(int workload);
