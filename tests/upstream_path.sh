@@ -4,10 +4,15 @@
 # The whole path from prototype to upstream (docs/upstream.md), for the
 # template policy idler_llc and the built-in always: a quick comparison
 # of the policy against the kernel on patched-<base> (scripts/compare),
-# the series of `make upstream` with the kernel of its last patch built,
-# a boot of that kernel, and wakelab_transplant_test's cells there, with
-# WA_<NAME> on: 0 disagreements in at least 1000 compared decisions per
-# cell.  TAP, one test per step and policy; `make check-all` and `make
+# the minimal series of `make upstream` (idler_llc: the LLC statistics
+# and the feature; always: the feature alone) with every step built, and
+# with --differential the kernel that observes it: the series plus one
+# debug-only commit, never in the series, that adds the wakelab series'
+# tracepoint and policy hook (and WA_OLD, off) around the same feature
+# body (the series' own kernel has neither, so wakelab.ko could not see
+# its decisions); a boot of that kernel, and wakelab_transplant_test's
+# cells there, with WA_<NAME> on: 0 disagreements in at least 1000
+# compared decisions per cell.  TAP, one test per step and policy; `make check-all` and `make
 # check-upstream` run it (about 10 minutes a policy here, kernel builds
 # warm in ccache).
 set -uo pipefail
@@ -46,18 +51,22 @@ for p in "${policies[@]}"; do
 	result "$rc" "$p: make compare POLICIES='kernel;$p' --quick on $kernel"
 
 	"$scripts/upstream" --policy "$p" --base "$base" --results "$res" \
-		--out "$log/series" > "$log/upstream.log" 2>&1
+		--out "$log/series" --differential > "$log/upstream.log" 2>&1
 	rc=$?
-	sed 's/^/# /' "$log/upstream.log" | tail -n 25
-	bz=$(sed -n 's/^kernel: \(.*bzImage\);.*/\1/p' "$log/upstream.log")
+	sed 's/^/# /' "$log/upstream.log" | tail -n 30
+	bz=$(sed -n 's/^differential kernel: \([^ ]*bzImage\) kdir \([^ ]*\).*/\1/p' "$log/upstream.log")
+	kdir=$(sed -n 's/^differential kernel: \([^ ]*bzImage\) kdir \([^ ]*\).*/\2/p' "$log/upstream.log")
 	[ -z "$bz" ] || [ -f "$WL_TOP/$bz" ] || rc=1
-	result "$rc" "$p: make upstream POLICY=$p: series, checkpatch, every step builds, bzImage"
+	want=2
+	[ "$p" != always ] || want=1
+	[ "$(ls "$log/series"/000[1-9]-*.patch 2>/dev/null | wc -l)" = "$want" ] || rc=1
+	result "$rc" "$p: make upstream POLICY=$p --differential: $want patch(es), checkpatch, every step builds, the differential's bzImage"
 	if [ "$rc" != 0 ] || [ -z "$bz" ]; then
-		result 1 "$p: the kernel of the series decides like the module # no kernel"
+		result 1 "$p: the kernel of the series (+ debug-only commit) decides like the module # no kernel"
 		continue
 	fi
 
-	"$scripts/vm" --kernel "$WL_TOP/$bz" --kdir "$(dirname "$WL_TOP/$bz")/../../.." \
+	"$scripts/vm" --kernel "$WL_TOP/$bz" --kdir "$WL_TOP/$kdir" \
 		--timeout 1500 -- \
 		'cd /wakelab/kselftest/wakelab && ./wakelab_transplant_test' \
 		> "$log/vm.log" 2>&1
@@ -71,6 +80,6 @@ for p in "${policies[@]}"; do
 	if grep -q '^not ok' "$log/vm.txt" || [ "$cells" != 4 ] || [ "$passed" != 4 ]; then
 		rc=1
 	fi
-	result "$rc" "$p: the kernel of the series, WA_${p^^} on, decides like the module in 4 cells"
+	result "$rc" "$p: the kernel of the series (+ debug-only commit), WA_${p^^} on, decides like the module in 4 cells"
 done
 [ "$failed" = 0 ]
