@@ -153,16 +153,19 @@ kernel-check:
 	@scripts/kernel/check-series $(call wl_opt,kernel,KERNEL)
 
 # A module policy (module/policy_$(POLICY).c) as a mail-ready series in
-# results/upstream/$(POLICY)/: the series of BASE (default: the newest) or
-# of the git tree KSRC given here, plus the body as the sched feature
-# WA_<NAME>, its numbers from the latest report of make compare
-# POLICIES='kernel;<name>' (or REPORT=dir); checkpatch, the base series'
-# steps and the new kernel built unless NO_BUILD=1 (docs/upstream.md).
+# results/upstream/$(POLICY)/: the body as the sched feature WA_<NAME>, with
+# only the wakelab patches it needs, on the HEAD of the git tree KSRC given
+# here (a clone of it; KSRC untouched) or on Debian's source of BASE,
+# authored by your git identity, To/Cc from get_maintainer.pl, its numbers
+# from the latest report of make compare POLICIES='kernel;<name>' (or
+# REPORT=dir); checkpatch and the kernel built unless NO_BUILD=1; SEND=b4
+# prepares a b4 prep branch (nothing is sent; docs/upstream.md).
 upstream:
 	@scripts/upstream $(call wl_opt,policy,POLICY) $(call wl_opt,base,BASE) \
 		$(if $(filter command line,$(origin KSRC)),--ksrc '$(KSRC)') \
 		$(call wl_opt,report,REPORT) $(call wl_opt,results,RESULTS) \
-		$(call wl_opt,jobs,JOBS) $(if $(NO_BUILD),--no-build)
+		$(call wl_opt,jobs,JOBS) $(if $(NO_BUILD),--no-build) \
+		$(call wl_opt,send,SEND)
 
 # The debug kernel (scripts/kernel/debug.config over the patched one:
 # KASAN, lockdep, kmemleak, ...; on the newest base with PREEMPT_RT), and
