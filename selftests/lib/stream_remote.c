@@ -773,15 +773,19 @@ static int wl_session_wait(pid_t pid)
 	pid_t r;
 
 	for (;;) {
+		/*
+		 * First: the server's loop ends on a stop signal that came
+		 * before this wait, and a blocking waitpid() would not see it.
+		 */
+		if (wl_stream_interrupted() && !kill_at) {
+			kill(pid, SIGTERM);
+			kill_at = wl_now() + WL_SESSION_KILL_S;
+		}
 		r = waitpid(pid, &st, kill_at ? WNOHANG : 0);
 		if (r == pid)
 			return WIFEXITED(st) ? WEXITSTATUS(st) : WL_EXIT_FAIL;
 		if (r < 0 && errno != EINTR)
 			return WL_EXIT_FAIL;
-		if (wl_stream_interrupted() && !kill_at) {
-			kill(pid, SIGTERM);
-			kill_at = wl_now() + WL_SESSION_KILL_S;
-		}
 		if (kill_at && wl_now() > kill_at)
 			kill(pid, SIGKILL);
 		if (kill_at)
