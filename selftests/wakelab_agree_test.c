@@ -51,13 +51,13 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "wl/features.h"
-#include "wl/module.h"
-#include "wl/sched_debug.h"
-#include "wl/schedstat.h"
-#include "wl/topo.h"
-#include "wl/tracefs.h"
-#include "wl/util.h"
+#include "wl/kernel/features.h"
+#include "wl/kernel/wakelab_module.h"
+#include "wl/kernel/sched_debug.h"
+#include "wl/kernel/schedstat.h"
+#include "wl/kernel/topo.h"
+#include "wl/kernel/tracefs.h"
+#include "wl/core/util.h"
 
 #define ROUNDS		9	/* llc reads */
 #define SETTLE_MS	1500	/* PELT: 99.9 % of a step after 320 ms */

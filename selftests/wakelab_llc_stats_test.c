@@ -19,9 +19,9 @@
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
-#include "wl/module.h"
-#include "wl/topo.h"
-#include "wl/util.h"
+#include "wl/kernel/wakelab_module.h"
+#include "wl/kernel/topo.h"
+#include "wl/core/util.h"
 
 #define PINNED		3	/* busy tasks on the pinned CPU */
 #define SAMPLES		25

@@ -36,10 +36,10 @@
 #include <time.h>
 
 #include "../kselftest_harness.h"
-#include "wl/features.h"
-#include "wl/module.h"
-#include "wl/topo.h"
-#include "wl/util.h"
+#include "wl/kernel/features.h"
+#include "wl/kernel/wakelab_module.h"
+#include "wl/kernel/topo.h"
+#include "wl/core/util.h"
 
 FIXTURE(wl) {
 	const char *skip;

@@ -41,9 +41,9 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "wl/module.h"
-#include "wl/topo.h"
-#include "wl/util.h"
+#include "wl/kernel/wakelab_module.h"
+#include "wl/kernel/topo.h"
+#include "wl/core/util.h"
 
 static const char * const all_files[] = {
 	"enable", "reset", "caps", "placement", "llc", "decisions",

@@ -27,9 +27,9 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "wl/features.h"
-#include "wl/module.h"
-#include "wl/util.h"
+#include "wl/kernel/features.h"
+#include "wl/kernel/wakelab_module.h"
+#include "wl/core/util.h"
 
 /* Decisions each cell must compare, and the rounds it may take. */
 #define TP_MIN_COMPARED		1000ULL

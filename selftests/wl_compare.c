@@ -21,9 +21,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wl/compare.h"
-#include "wl/env.h"
-#include "wl/sig.h"
+#include "wl/compare/trial.h"
+#include "wl/compare/env.h"
+#include "wl/core/sig.h"
 
 static void wl_on_signal(int sig)
 {

@@ -15,7 +15,7 @@
  * workloads.  --netns puts the senders and receivers in two namespaces
  * joined by a veth pair; --serve and --remote run them on two hosts.
  * -w netperf:TEST runs Debian's netperf and netserver instead, in the same
- * design and reported the same way (lib/stream_netperf.c).
+ * design and reported the same way (lib/stream/netperf.c).
  *
  * Exit status: 0 ok, 1 run or integrity failure, 2 bad usage, 4 (KSFT_SKIP)
  * workload or pin mode unsupported on this system.
@@ -27,13 +27,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wl/clock.h"
-#include "wl/netns.h"
-#include "wl/sig.h"
-#include "wl/stream.h"
-#include "wl/stream_netperf.h"
-#include "wl/stream_pin.h"
-#include "wl/stream_remote.h"
+#include "wl/core/clock.h"
+#include "wl/stream/netns.h"
+#include "wl/core/sig.h"
+#include "wl/stream/engine.h"
+#include "wl/stream/netperf.h"
+#include "wl/stream/pin.h"
+#include "wl/stream/remote.h"
 
 static void __attribute__((noreturn)) wl_stream_usage_exit(const char *err)
 {

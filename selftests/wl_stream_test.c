@@ -37,10 +37,10 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "wl/clock.h"
-#include "wl/json_read.h"
-#include "wl/module.h"
-#include "wl/util.h"
+#include "wl/core/clock.h"
+#include "wl/core/json_read.h"
+#include "wl/kernel/wakelab_module.h"
+#include "wl/core/util.h"
 
 #define WLT_OUT		(1 << 20)
 #define WLT_SKIP	4

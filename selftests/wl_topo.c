@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "wl/topo.h"
+#include "wl/kernel/topo.h"
 
 int main(int argc, char **argv)
 {

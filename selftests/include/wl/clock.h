@@ -1,9 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* The monotonic clock in seconds. */
-#ifndef WL_CLOCK_H
-#define WL_CLOCK_H
-
-/* CLOCK_MONOTONIC now, seconds. */
-double wl_now(void);
-
-#endif /* WL_CLOCK_H */

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The monotonic clock in seconds. */
+#ifndef WL_CORE_CLOCK_H
+#define WL_CORE_CLOCK_H
+
+/* CLOCK_MONOTONIC now, seconds. */
+double wl_now(void);
+
+#endif /* WL_CORE_CLOCK_H */

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wl_compare's trials: each spec applied live, wl_stream run as a child and
+ * its JSON read back; the spec checks before the run and the restore of
+ * the original settings after it.  See wl/compare/trial.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wl/core/clock.h"
+#include "wl/compare/trial.h"
+#include "wl/core/json_read.h"
+#include "wl/core/text.h"
+#include "wl/core/util.h"
+
+struct wl_run wl_cmp_run;
+struct wl_state wl_cmp_state;
+volatile sig_atomic_t wl_cmp_stop;
+/* The state file this run wrote (removed once the settings are back). */
+static const char *wl_cmp_state_saved;
+
+static void wl_add_counter(struct wl_trial *t, const char *key, double d)
+{
+	int i;
+
+	for (i = 0; i < t->nplace; i++)
+		if (!strcmp(t->place_key[i], key))
+			break;
+	if (i == WL_MAX_PLACE)
+		return;
+	if (i == t->nplace) {
+		snprintf(t->place_key[i], WL_PLACE_KEY, "%s", key);
+		t->place_val[i] = 0;
+		t->nplace++;
+	}
+	t->place_val[i] += d;
+}
+
+/*
+ * A member of "placement": either a counter, or a record (one per module
+ * policy row: {"wakeups":d,"waker_cpu":d,...}) whose counters are summed.
+ */
+static void wl_add_place(struct wl_trial *t, const char *key, const char *v)
+{
+	const char *it = NULL, *cv;
+	char col[WL_PLACE_KEY];
+	double d;
+
+	if (!wl_json_number(v, &d)) {
+		wl_add_counter(t, key, d);
+		return;
+	}
+	if (*v != '{')
+		return;
+	while ((cv = wl_json_next_member(&it, v, col, sizeof(col))))
+		if (!wl_json_number(cv, &d))
+			wl_add_counter(t, col, d);
+}
+
+/*
+ * wakelab's "decisions" ({"idle":{"calls":d,"waker":d},...}): each rule's
+ * calls as the counter "rule.<rule>".
+ */
+static void wl_add_rules(struct wl_trial *t, const char *dec)
+{
+	const char *it = NULL, *v;
+	char rule[WL_PLACE_KEY - sizeof(WL_PLACE_RULE)];
+	char key[WL_PLACE_KEY];
+	double d;
+
+	if (!dec || *dec != '{')
+		return;
+	while ((v = wl_json_next_member(&it, dec, rule, sizeof(rule)))) {
+		if (*v != '{' || wl_json_number(wl_json_member(v, "calls"), &d))
+			continue;
+		snprintf(key, sizeof(key), "%s%s", WL_PLACE_RULE, rule);
+		wl_add_counter(t, key, d);
+	}
+}
+
+/* Parse wl_stream's JSON into the trial. */
+static void wl_read_result(struct wl_trial *t, char *out)
+{
+	const char *v, *wl, *pl, *it = NULL;
+	char key[WL_PLACE_KEY];
+	double d;
+
+	while (*out && (out[strlen(out) - 1] == '\n'))
+		out[strlen(out) - 1] = '\0';
+	if (!wl_json_valid_object(out)) {
+		snprintf(t->err, sizeof(t->err),
+			 "wl_stream printed no valid JSON object");
+		return;
+	}
+	t->raw = strdup(out);
+	if (wl_json_number(wl_json_member(out, "aggregate"), &t->aggregate)) {
+		snprintf(t->err, sizeof(t->err), "no numeric \"aggregate\"");
+		return;
+	}
+	/* A negative or non-finite throughput is a failed trial. */
+	if (!wl_aggregate_ok(t->aggregate, t->err, sizeof(t->err)))
+		return;
+	if (!wl_json_number(wl_json_member(out, "instances"), &d))
+		t->instances = (int)d;
+	wl_json_string(wl_json_member(out, "unit"), t->unit, sizeof(t->unit));
+	if (wl_json_string(wl_json_member(out, "integrity"), t->integrity,
+			   sizeof(t->integrity))) {
+		snprintf(t->err, sizeof(t->err), "no \"integrity\" string");
+		return;
+	}
+	wl = wl_json_member(out, "wakelab");
+	pl = wl && *wl == '{' ? wl_json_member(wl, "placement") : NULL;
+	if (pl && *pl == '{') {
+		t->has_wakelab = 1;
+		while ((v = wl_json_next_member(&it, pl, key, sizeof(key))))
+			wl_add_place(t, key, v);
+		wl_add_rules(t, wl_json_member(wl, "decisions"));
+	}
+	if (strcmp(t->integrity, "ok")) {
+		snprintf(t->err, sizeof(t->err), "integrity \"%s\"",
+			 t->integrity);
+		return;
+	}
+	t->ok = t->exit_code == 0;
+	if (!t->ok)
+		snprintf(t->err, sizeof(t->err), "wl_stream exit %d",
+			 t->exit_code);
+}
+
+static void wl_kill_wait(pid_t pid, int *status)
+{
+	double end = wl_now() + WL_KILL_GRACE_MS / 1000.0;
+
+	kill(-pid, SIGTERM);
+	kill(pid, SIGTERM);
+	while (waitpid(pid, status, WNOHANG) == 0) {
+		if (wl_now() > end) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, status, 0);
+			return;
+		}
+		usleep(20000);
+	}
+}
+
+/* Run one trial's wl_stream; fills exit_code and the parsed result. */
+static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
+{
+	const struct wl_spec *sp = &wl_cmp_run.spec[t->policy];
+	const struct wl_cell *c = &wl_cmp_run.cell[t->cell];
+	char dur[32], *argv[WL_MAX_ARGS], *out;
+	int pfd[2], status = 0, argc = 0, i, timed_out = 0, exited = 0;
+	size_t len = 0;
+	double start = wl_now();
+	pid_t pid, parent;
+
+	snprintf(dur, sizeof(dur), "%g", wl_cmp_run.duration);
+	argv[argc++] = (char *)o->runner;
+	argv[argc++] = "--json";
+	argv[argc++] = "-w";
+	argv[argc++] = wl_cmp_run.workload;
+	argv[argc++] = "-n";
+	argv[argc++] = (char *)c->inst;
+	argv[argc++] = "-l";
+	argv[argc++] = dur;
+	if (c->size[0]) {
+		argv[argc++] = "-m";
+		argv[argc++] = (char *)c->size;
+	}
+	for (i = 0; i < o->nextra && argc < WL_MAX_ARGS - 2; i++)
+		argv[argc++] = o->extra[i];
+	for (i = 0; i < sp->nitems && argc < WL_MAX_ARGS - 1; i++)
+		if (sp->items[i].kind == WL_IT_ARG)
+			argv[argc++] = (char *)sp->items[i].value;
+	argv[argc] = NULL;
+
+	out = calloc(1, WL_MAX_OUTPUT + 1);
+	if (!out || pipe2(pfd, O_CLOEXEC)) {
+		snprintf(t->err, sizeof(t->err), "out of resources");
+		t->exit_code = -1;
+		free(out);
+		return;
+	}
+	fflush(NULL);
+	parent = getpid();
+	pid = fork();
+	if (pid < 0) {
+		snprintf(t->err, sizeof(t->err), "fork: %s", strerror(errno));
+		t->exit_code = -1;
+		close(pfd[0]);
+		close(pfd[1]);
+		free(out);
+		return;
+	}
+	if (!pid) {
+		setpgid(0, 0);
+		/*
+		 * In a process group of its own, no signal to wl_compare's
+		 * group reaches it: it must not outlive wl_compare either.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		dup2(pfd[1], STDOUT_FILENO);
+		execvp(argv[0], argv);
+		fprintf(stderr, "wl_compare: exec %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(pfd[1]);
+	/*
+	 * Read until EOF, or until wl_stream itself has exited (then take
+	 * what is left in the pipe without waiting: a stray grandchild that
+	 * still holds the pipe open must not stall the comparison).
+	 */
+	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+	for (;;) {
+		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
+		double left = start + o->timeout - wl_now();
+		ssize_t n;
+
+		if (wl_cmp_stop || left <= 0) {
+			timed_out = !wl_cmp_stop;
+			break;
+		}
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
+			exited = 1;
+		if (!exited)
+			poll(&pf, 1, left > 0.2 ? 200 : (int)(left * 1000) + 1);
+		n = read(pfd[0], out + len, WL_MAX_OUTPUT - len);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+			if (exited)
+				break;
+			continue;
+		}
+		if (n <= 0)
+			break;
+		len += n;
+		if (len >= WL_MAX_OUTPUT)
+			break;
+	}
+	close(pfd[0]);
+	if ((wl_cmp_stop || timed_out) && !exited)
+		wl_kill_wait(pid, &status);
+	else if (!exited)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	t->elapsed = wl_now() - start;
+	if (wl_cmp_stop) {
+		t->exit_code = -1;
+		snprintf(t->err, sizeof(t->err), "interrupted");
+	} else if (timed_out) {
+		t->exit_code = -1;
+		snprintf(t->err, sizeof(t->err), "timed out after %.0f s",
+			 o->timeout);
+	} else if (WIFEXITED(status)) {
+		t->exit_code = WEXITSTATUS(status);
+		wl_read_result(t, out);
+		if (!t->ok && !t->err[0])
+			snprintf(t->err, sizeof(t->err), "wl_stream exit %d",
+				 t->exit_code);
+	} else {
+		t->exit_code = -1;
+		snprintf(t->err, sizeof(t->err), "wl_stream killed by signal %d",
+			 WTERMSIG(status));
+	}
+	free(out);
+}
+
+static void wl_fmt_eta(char *buf, size_t len, double s)
+{
+	if (s >= 3600)
+		snprintf(buf, len, "%dh%02dm", (int)(s / 3600),
+			 (int)(s / 60) % 60);
+	else
+		snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+/* Restore, verify, and say so; returns 0 when restored (or nothing to). */
+int wl_cmp_restore(void)
+{
+	char err[512];
+
+	if (!wl_cmp_state.nset) {
+		wl_cmp_run.restored = -1;
+		return 0;
+	}
+	if (wl_spec_restore(&wl_cmp_state, err, sizeof(err))) {
+		/* One more attempt: a transient write error must not stick. */
+		if (wl_spec_restore(&wl_cmp_state, err, sizeof(err))) {
+			fprintf(stderr, "wl_compare: RESTORE FAILED: %s\n",
+				err);
+			wl_cmp_run.restored = 0;
+			return -1;
+		}
+	}
+	wl_cmp_run.restored = 1;
+	return 0;
+}
+
+/*
+ * On the way out, once settings may have been changed: the state file goes
+ * when the last restore worked, else it stays for --restore.  Returns @ret.
+ */
+int wl_cmp_finish(int ret)
+{
+	if (!wl_cmp_state_saved)
+		return ret;
+	if (wl_cmp_run.restored == 1) {
+		if (unlink(wl_cmp_state_saved)) {
+			fprintf(stderr, "wl_compare: removing %s: %s\n",
+				wl_cmp_state_saved, strerror(errno));
+			return ret ? ret : 1;
+		}
+	} else {
+		fprintf(stderr, "wl_compare: the original settings stay saved in %s: 'wl_compare --restore' puts them back\n",
+			wl_cmp_state_saved);
+	}
+	return ret;
+}
+
+/* Whether process @pid is a live (not zombie) wl_compare. */
+static int wl_compare_running(int pid)
+{
+	char path[64], buf[512], *lp, *rp;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (wl_read_file(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	/* "pid (comm) S ...": comm may hold anything, so the last ')'. */
+	lp = strchr(buf, '(');
+	rp = strrchr(buf, ')');
+	if (!lp || !rp || rp[1] != ' ' || !rp[2] || strchr("ZX", rp[2]))
+		return 0;
+	*rp = '\0';
+	return !strcmp(lp + 1, "wl_compare");
+}
+
+/* --restore: put back the originals a killed run left in the state file. */
+int wl_cmp_restore_saved(const struct wl_cmp_opts *o)
+{
+	char err[512];
+	int pid;
+
+	if (wl_state_load(&wl_cmp_state, o->state_path, &pid, err, sizeof(err))) {
+		fprintf(stderr, "wl_compare: --restore: %s\n", err);
+		return 2;
+	}
+	if (pid != getpid() && wl_compare_running(pid)) {
+		fprintf(stderr, "wl_compare: --restore: the run that saved %s (pid %d) is still going: stop it (it restores on SIGTERM) or let it finish\n",
+			o->state_path, pid);
+		return 2;
+	}
+	if (wl_spec_restore(&wl_cmp_state, err, sizeof(err))) {
+		fprintf(stderr, "wl_compare: --restore: RESTORE FAILED: %s; %s kept\n",
+			err, o->state_path);
+		return 1;
+	}
+	if (unlink(o->state_path)) {
+		fprintf(stderr, "wl_compare: --restore: settings restored, but removing %s: %s\n",
+			o->state_path, strerror(errno));
+		return 1;
+	}
+	printf("wl_compare: restored %d setting%s saved by pid %d in %s (verified), removed it\n",
+	       wl_cmp_state.nset, wl_cmp_state.nset == 1 ? "" : "s", pid, o->state_path);
+	return 0;
+}
+
+void wl_cmp_run_all(const struct wl_cmp_opts *o)
+{
+	double t0 = wl_now(), per;
+	char name[64], eta[32], err[512];
+	int i, applied = -1, done = 0;
+
+	for (i = 0; i < wl_cmp_run.ntrial && !wl_cmp_stop; i++) {
+		struct wl_trial *t = &wl_cmp_run.trial[i];
+
+		if (t->policy != applied && wl_cmp_state.nset) {
+			if (wl_spec_apply(&wl_cmp_state, &wl_cmp_run.spec[t->policy], err,
+					  sizeof(err))) {
+				t->exit_code = -1;
+				wl_fmt(t->err, sizeof(t->err), "apply: %s", err);
+				fprintf(stderr, "wl_compare: applying '%s': %s\n",
+					wl_cmp_run.spec[t->policy].text, err);
+				applied = -1;
+				done++;
+				continue;
+			}
+			applied = t->policy;
+		}
+		t->start = wl_now() - t0;
+		wl_run_trial(o, t);
+		done++;
+		if (t->exit_code == WL_EXIT_SKIP) {
+			fprintf(stderr, "wl_compare: wl_stream skipped (exit 4): the workload is unsupported here\n");
+			t->exit_code = -2;
+			wl_cmp_stop = -WL_EXIT_SKIP;
+			break;
+		}
+		if (t->ok && t->instances &&
+		    t->instances != wl_cmp_run.cell[t->cell].instances)
+			fprintf(stderr, "wl_compare: warning: wl_stream resolved '%s' to %d instances, expected %d\n",
+				wl_cmp_run.cell[t->cell].inst, t->instances,
+				wl_cmp_run.cell[t->cell].instances);
+		if (t->ok && !wl_cmp_run.unit[0])
+			snprintf(wl_cmp_run.unit, sizeof(wl_cmp_run.unit), "%s", t->unit);
+		if (!o->quiet) {
+			per = (wl_now() - t0) / done;
+			wl_fmt_eta(eta, sizeof(eta), per * (wl_cmp_run.ntrial - done));
+			wl_cell_name(&wl_cmp_run, t->cell, name, sizeof(name), 0);
+			if (t->ok)
+				fprintf(stderr, "wl_compare: trial %d/%d round %d/%d %s %s: %.2f %s, ETA %s\n",
+					done, wl_cmp_run.ntrial, t->round,
+					wl_cmp_run.rounds, wl_cmp_run.spec[t->policy].label,
+					name, t->aggregate, t->unit, eta);
+			else
+				fprintf(stderr, "wl_compare: trial %d/%d round %d/%d %s %s: FAILED (%s), ETA %s\n",
+					done, wl_cmp_run.ntrial, t->round,
+					wl_cmp_run.rounds, wl_cmp_run.spec[t->policy].label,
+					name, t->err, eta);
+		}
+	}
+	wl_cmp_run.wall = wl_now() - t0;
+	if (wl_cmp_stop > 0)
+		wl_cmp_run.interrupted = 1;
+}
+
+/*
+ * Check specs against the kernel, save the originals to the state file,
+ * then apply and restore each spec once.  Settings a killed run left
+ * changed (its state file still there) would pass for originals: refused.
+ */
+int wl_cmp_check_specs(const struct wl_cmp_opts *o)
+{
+	char err[512];
+	int p, need = 0;
+
+	if (!access(o->state_path, F_OK)) {
+		fprintf(stderr, "wl_compare: %s exists: another wl_compare is running, or one was killed before it restored the settings it changed ('wl_compare --restore' puts them back)\n",
+			o->state_path);
+		return 2;
+	}
+	for (p = 0; p < wl_cmp_run.npol; p++)
+		need |= wl_spec_touches_kernel(&wl_cmp_run.spec[p]);
+	if (need && !wl_cmp_state.fake && geteuid() != 0) {
+		fprintf(stderr, "wl_compare: changing sched settings needs root: skipped\n");
+		return WL_EXIT_SKIP;
+	}
+	if (wl_spec_check(&wl_cmp_state, wl_cmp_run.spec, wl_cmp_run.npol, err, sizeof(err))) {
+		fprintf(stderr, "wl_compare: %s\n", err);
+		return 2;
+	}
+	if (wl_cmp_state.nset) {
+		if (wl_state_save(&wl_cmp_state, o->state_path, err, sizeof(err))) {
+			fprintf(stderr, "wl_compare: %s\n", err);
+			return 2;
+		}
+		wl_cmp_state_saved = o->state_path;
+	}
+	for (p = 0; p < wl_cmp_run.npol; p++) {
+		wl_spec_describe(&wl_cmp_state, &wl_cmp_run.spec[p], wl_cmp_run.desc[p],
+				 sizeof(wl_cmp_run.desc[p]));
+		if (wl_spec_apply(&wl_cmp_state, &wl_cmp_run.spec[p], err, sizeof(err))) {
+			fprintf(stderr, "wl_compare: spec '%s' cannot be applied: %s\n",
+				wl_cmp_run.spec[p].text, err);
+			wl_cmp_restore();
+			return 2;
+		}
+	}
+	if (wl_cmp_restore())
+		return 1;
+	return 0;
+}
