@@ -51,13 +51,15 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "wl/core/clock.h"
+#include "wl/core/file.h"
 #include "wl/kernel/features.h"
-#include "wl/kernel/wakelab_module.h"
+#include "wl/kernel/load.h"
 #include "wl/kernel/sched_debug.h"
 #include "wl/kernel/schedstat.h"
 #include "wl/kernel/topo.h"
 #include "wl/kernel/tracefs.h"
-#include "wl/core/util.h"
+#include "wl/kernel/wakelab_module.h"
 
 #define ROUNDS		9	/* llc reads */
 #define SETTLE_MS	1500	/* PELT: 99.9 % of a step after 320 ms */

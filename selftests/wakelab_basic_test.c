@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 
 #include "../kselftest_harness.h"
+#include "wl/core/file.h"
 #include "wl/kernel/wakelab_module.h"
-#include "wl/core/util.h"
 
 FIXTURE(basic) {
 	const char *skip;

@@ -29,8 +29,9 @@
 #include <linux/types.h>
 
 #include "../kselftest_harness.h"
+#include "wl/core/file.h"
+#include "wl/core/proc.h"
 #include "wl/kernel/wakelab_module.h"
-#include "wl/core/util.h"
 
 #define FUZZ_DEFAULT_WRITES	1000
 #define FUZZ_WRITE_MAX		32	/* module: accepted writes are shorter */

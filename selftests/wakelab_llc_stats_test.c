@@ -19,9 +19,10 @@
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
-#include "wl/kernel/wakelab_module.h"
+#include "wl/core/clock.h"
+#include "wl/kernel/load.h"
 #include "wl/kernel/topo.h"
-#include "wl/core/util.h"
+#include "wl/kernel/wakelab_module.h"
 
 #define PINNED		3	/* busy tasks on the pinned CPU */
 #define SAMPLES		25

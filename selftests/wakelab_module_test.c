@@ -36,10 +36,12 @@
 #include <time.h>
 
 #include "../kselftest_harness.h"
+#include "wl/core/clock.h"
+#include "wl/core/file.h"
 #include "wl/kernel/features.h"
-#include "wl/kernel/wakelab_module.h"
+#include "wl/kernel/load.h"
 #include "wl/kernel/topo.h"
-#include "wl/core/util.h"
+#include "wl/kernel/wakelab_module.h"
 
 FIXTURE(wl) {
 	const char *skip;

@@ -26,8 +26,9 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "wl/core/clock.h"
+#include "wl/kernel/load.h"
 #include "wl/kernel/wakelab_module.h"
-#include "wl/core/util.h"
 
 static const char * const policies[] = {
 	"kernel", "old", "idle", "weight", "idle+weight", "always", "never",

@@ -41,9 +41,12 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "wl/kernel/wakelab_module.h"
+#include "wl/core/clock.h"
+#include "wl/core/file.h"
+#include "wl/core/proc.h"
+#include "wl/kernel/load.h"
 #include "wl/kernel/topo.h"
-#include "wl/core/util.h"
+#include "wl/kernel/wakelab_module.h"
 
 static const char * const all_files[] = {
 	"enable", "reset", "caps", "placement", "llc", "decisions",

@@ -28,8 +28,8 @@
 
 #include "../kselftest_harness.h"
 #include "wl/kernel/features.h"
+#include "wl/kernel/load.h"
 #include "wl/kernel/wakelab_module.h"
-#include "wl/core/util.h"
 
 /* Decisions each cell must compare, and the rounds it may take. */
 #define TP_MIN_COMPARED		1000ULL

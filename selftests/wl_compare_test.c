@@ -35,11 +35,11 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
-#include "wl/kernel/features.h"
-#include "wl/core/json_read.h"
-#include "wl/kernel/wakelab_module.h"
 #include "wl/compare/spec.h"
-#include "wl/core/util.h"
+#include "wl/core/file.h"
+#include "wl/core/json_read.h"
+#include "wl/kernel/features.h"
+#include "wl/kernel/wakelab_module.h"
 
 #define CMP_OUT_MAX	(4 << 20)
 #define CMP_STEP_US	100000

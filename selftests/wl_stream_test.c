@@ -38,9 +38,9 @@
 
 #include "../kselftest_harness.h"
 #include "wl/core/clock.h"
+#include "wl/core/file.h"
 #include "wl/core/json_read.h"
 #include "wl/kernel/wakelab_module.h"
-#include "wl/core/util.h"
 
 #define WLT_OUT		(1 << 20)
 #define WLT_SKIP	4

@@ -12,7 +12,7 @@
 
 #include "kselftest.h"
 #include "wl/compare/env.h"
-#include "wl/core/util.h"
+#include "wl/core/file.h"
 
 static char text[65536];
 

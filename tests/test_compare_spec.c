@@ -22,7 +22,7 @@
 
 #include "kselftest.h"
 #include "wl/compare/spec.h"
-#include "wl/core/util.h"
+#include "wl/core/file.h"
 
 #define CHECK(cond, ...) ksft_test_result((cond), __VA_ARGS__)
 

@@ -18,9 +18,9 @@
 
 LIBWL_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
-LIBWL_CORE := clock.c hist.c json_read.c json_write.c sig.c stats.c text.c \
-	      util.c
-LIBWL_KERNEL := cpustat.c features.c perf.c sched_debug.c schedstat.c \
+LIBWL_CORE := clock.c file.c hist.c json_read.c json_write.c proc.c sig.c \
+	      stats.c text.c
+LIBWL_KERNEL := cpustat.c features.c load.c perf.c sched_debug.c schedstat.c \
 		topo.c tracefs.c wakelab_module.c wakelab_tables.c
 LIBWL_STREAM := engine.c netns.c netperf.c opts.c pin.c remote.c report.c \
 		wakelab.c

@@ -11,8 +11,8 @@
 #endif
 
 #include "wl/compare/env.h"
+#include "wl/core/file.h"
 #include "wl/kernel/topo.h"
-#include "wl/core/util.h"
 
 static void wl_env_chomp(char *s)
 {

@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wl/kernel/wakelab_tables.h"
-#include "wl/kernel/features.h"
 #include "wl/compare/spec.h"
+#include "wl/core/file.h"
 #include "wl/core/text.h"
-#include "wl/core/util.h"
+#include "wl/kernel/features.h"
+#include "wl/kernel/wakelab_tables.h"
 
 /*
  * The emulated debugfs is a host-test hook: a test build (tests/Makefile

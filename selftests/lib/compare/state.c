@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "wl/compare/spec.h"
+#include "wl/core/file.h"
 #include "wl/core/text.h"
-#include "wl/core/util.h"
 
 /* Names of the kinds of settings in a state file. */
 static const char * const wl_kind_names[] = {

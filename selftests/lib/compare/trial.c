@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wl/core/clock.h"
 #include "wl/compare/trial.h"
+#include "wl/core/clock.h"
+#include "wl/core/file.h"
 #include "wl/core/json_read.h"
 #include "wl/core/text.h"
-#include "wl/core/util.h"
 
 struct wl_run wl_cmp_run;
 struct wl_state wl_cmp_state;

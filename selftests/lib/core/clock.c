@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The monotonic clock in seconds: see wl/core/clock.h. */
+/* The monotonic clock in seconds, and sleeping: see wl/core/clock.h. */
+#include <errno.h>
 #include <time.h>
 
 #include "wl/core/clock.h"
@@ -10,4 +11,12 @@ double wl_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void wl_msleep(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
 }

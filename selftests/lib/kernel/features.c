@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "wl/core/file.h"
 #include "wl/kernel/features.h"
-#include "wl/core/util.h"
 
 int wl_sched_feat_get(const char *name)
 {

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "wl/core/file.h"
 #include "wl/kernel/sched_debug.h"
 #include "wl/kernel/schedstat.h"
-#include "wl/core/util.h"
 
 /* sched/debug of a few CPUs with their task lists. */
 #define WL_SCHED_DEBUG_MAX	(4 << 20)

@@ -10,8 +10,8 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
+#include "wl/core/file.h"
 #include "wl/kernel/tracefs.h"
-#include "wl/core/util.h"
 
 static const char *wl_tracefs_root;
 

@@ -12,9 +12,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "wl/kernel/wakelab_module.h"
+#include "wl/core/clock.h"
+#include "wl/core/file.h"
 #include "wl/kernel/topo.h"
-#include "wl/core/util.h"
+#include "wl/kernel/wakelab_module.h"
 
 const char * const wl_place_parts[WL_NR_PLACE_PARTS] = {
 	"waker_cpu", "prev_cpu", "waker_llc", "prev_llc", "other",

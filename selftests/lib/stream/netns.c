@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "wl/core/proc.h"
 #include "wl/stream/netns.h"
 #include "wl/stream/opts.h"
-#include "wl/core/util.h"
 
 #define WL_NETNS_DIR	"/run/netns"
 #define WL_NETNS_NAME	"wl_stream-%d-%s"

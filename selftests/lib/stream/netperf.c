@@ -35,11 +35,12 @@
 #include <netinet/in.h>
 
 #include "wl/core/clock.h"
+#include "wl/core/file.h"
+#include "wl/core/proc.h"
+#include "wl/core/text.h"
 #include "wl/stream/engine.h"
 #include "wl/stream/netperf.h"
 #include "wl/stream/pin.h"
-#include "wl/core/text.h"
-#include "wl/core/util.h"
 
 /* Seconds the instances may take to report their first record. */
 #define WL_NP_START_S		30.0

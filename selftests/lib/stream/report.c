@@ -12,13 +12,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "wl/core/file.h"
 #include "wl/core/json_write.h"
-#include "wl/stream/netns.h"
 #include "wl/stream/engine.h"
+#include "wl/stream/netns.h"
 #include "wl/stream/netperf.h"
 #include "wl/stream/remote.h"
 #include "wl/stream/wakelab.h"
-#include "wl/core/util.h"
 
 #define WL_SCHEMA		4
 

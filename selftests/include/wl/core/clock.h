@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The monotonic clock in seconds. */
+/* The monotonic clock in seconds, and sleeping. */
 #ifndef WL_CORE_CLOCK_H
 #define WL_CORE_CLOCK_H
 
 /* CLOCK_MONOTONIC now, seconds. */
 double wl_now(void);
+
+/* Sleep @ms milliseconds. */
+void wl_msleep(int ms);
 
 #endif /* WL_CORE_CLOCK_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * File reads and writes, sleeping, environment settings, a program's
- * output, background workloads, CPU hogs and hotplug; see
- * include/wl/core/util.h.
+ * Load generators: background workloads (wl_stream or a pipe ping-pong),
+ * CPU hogs, CPU hotplug and pinned ping-pong sides; see
+ * include/wl/kernel/load.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,79 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wl/core/clock.h"
-#include "wl/core/util.h"
-
-ssize_t wl_read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n, off = 0;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (off < (ssize_t)len - 1) {
-		n = read(fd, buf + off, len - 1 - off);
-		if (n < 0) {
-			n = -errno;
-			close(fd);
-			return n;
-		}
-		if (n == 0)
-			break;
-		off += n;
-	}
-	buf[off] = '\0';
-	close(fd);
-	return off;
-}
-
-int wl_write_file(const char *path, const void *data, size_t len)
-{
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, data, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
-int wl_write_str(const char *path, const char *s)
-{
-	return wl_write_file(path, s, strlen(s));
-}
-
-void wl_msleep(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-unsigned long wl_env_count(const char *name, unsigned long def)
-{
-	const char *s = getenv(name);
-	unsigned long v;
-	char *end;
-
-	if (!s || !*s)
-		return def;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || !v) {
-		fprintf(stderr, "%s: '%s' is not a positive number\n", name, s);
-		exit(1);	/* KSFT_FAIL */
-	}
-	return v;
-}
+#include "wl/core/file.h"
+#include "wl/kernel/load.h"
 
 /* Pipe ping-pong between two processes for @secs (fallback workload). */
 static void wl_pingpong(int secs)
@@ -116,64 +45,6 @@ static void wl_pingpong(int secs)
 	close(ab[1]);
 	waitpid(pid, NULL, 0);
 	_exit(0);
-}
-
-int wl_capture(const char *file, char *const argv[], char *out, size_t len,
-	       double timeout_s)
-{
-	double end = wl_now() + timeout_s;
-	int p[2], st, killed = 0;
-	struct pollfd pf;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	if (len)
-		out[0] = '\0';
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(p[1], STDOUT_FILENO);
-		dup2(p[1], STDERR_FILENO);
-		execvp(file, argv);
-		dprintf(STDERR_FILENO, "exec %s: %s", file, strerror(errno));
-		_exit(127);
-	}
-	close(p[1]);
-	pf.fd = p[0];
-	pf.events = POLLIN;
-	while (len && got < len - 1) {
-		if (timeout_s > 0) {
-			if (wl_now() >= end) {
-				kill(pid, SIGKILL);
-				killed = 1;
-				break;
-			}
-			if (poll(&pf, 1, 100) <= 0)
-				continue;
-		}
-		n = read(p[0], out + got, len - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
-	}
-	if (len)
-		out[got] = '\0';
-	close(p[0]);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (killed)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 pid_t wl_load_start(const char *workload, const char *instances, int secs)

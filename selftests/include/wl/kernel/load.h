@@ -1,45 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Small helpers of the wakelab tools and tests: whole-file reads and
- * one-write() writes, sleeping, settings from the environment, background
- * workloads (wl_stream or a pipe ping-pong), CPU hogs and CPU hotplug.
+ * Load generators of the tests: background workloads (wl_stream or a pipe
+ * ping-pong), CPU hogs, CPU hotplug and the sides of a pinned ping-pong.
  */
-#ifndef WL_CORE_UTIL_H
-#define WL_CORE_UTIL_H
+#ifndef WL_KERNEL_LOAD_H
+#define WL_KERNEL_LOAD_H
 
 #include <sched.h>
 #include <stdbool.h>
-#include <stddef.h>
 #include <sys/types.h>
-
-/* Read a whole (small) file into @buf; returns bytes read or -errno. */
-ssize_t wl_read_file(const char *path, char *buf, size_t len);
-
-/* Write @len bytes in one write(); returns 0 or -errno of the write. */
-int wl_write_file(const char *path, const void *data, size_t len);
-
-/* wl_write_file() of the string @s. */
-int wl_write_str(const char *path, const char *s);
-
-/* Sleep @ms milliseconds. */
-void wl_msleep(int ms);
-
-/*
- * A positive decimal count from the environment variable @name, @def when
- * it is unset or empty; anything else ends the program with a message
- * (exit status 1, KSFT_FAIL: a mistyped setting must not run a different
- * test).
- */
-unsigned long wl_env_count(const char *name, unsigned long def);
-
-/*
- * Run @file (found on PATH when it has no '/') with @argv, its stdout and
- * stderr into @out (at most @len - 1 bytes, NUL-terminated); killed after
- * @timeout_s seconds when that is > 0.  The exit status, or -1 when it
- * could not run or was killed.
- */
-int wl_capture(const char *file, char *const argv[], char *out, size_t len,
-	       double timeout_s);
 
 /**
  * wl_load_start() - start a loopback workload in the background
@@ -105,4 +74,4 @@ void wl_pingpong_side(const cpu_set_t *set, int in, int out, int res,
 		      const struct wl_pingpong_end *end)
 	__attribute__((noreturn));
 
-#endif /* WL_CORE_UTIL_H */
+#endif /* WL_KERNEL_LOAD_H */
