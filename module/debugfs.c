@@ -75,7 +75,7 @@ struct wl_knob {
 	bool control;
 };
 
-static int wl_knob_get(void *data, u64 *val)
+static int wl_debugfs_knob_get(void *data, u64 *val)
 {
 	const struct wl_knob *k = data;
 
@@ -86,21 +86,23 @@ static int wl_knob_get(void *data, u64 *val)
 /*
  * Knobs are read through the stock attribute helpers, as
  * DEFINE_DEBUGFS_ATTRIBUTE() sets them up, but written through
- * wl_knob_write(): simple_attr_write() parses with kstrtoull(..., 0, ...),
- * which takes "+1", "0x1" and octal ("0117" is 79), stops at a NUL,
- * truncates a long write and ignores the file position.
+ * wl_debugfs_knob_write(): simple_attr_write() parses with
+ * kstrtoull(..., 0, ...), which takes "+1", "0x1" and octal ("0117" is 79),
+ * stops at a NUL, truncates a long write and ignores the file position.
  */
-static int wl_knob_open(struct inode *inode, struct file *file)
+static int wl_debugfs_knob_open(struct inode *inode, struct file *file)
 {
 	const struct wl_knob *k = inode->i_private;
 
-	return simple_attr_open(inode, file, k->get ? wl_knob_get : NULL,
-				NULL, "%llu\n");
+	return simple_attr_open(inode, file,
+				k->get ? wl_debugfs_knob_get : NULL, NULL,
+				"%llu\n");
 }
 
 /* A decimal number made of digits only (no sign, no base prefix). */
-static ssize_t wl_knob_write(struct file *file, const char __user *ubuf,
-			     size_t count, loff_t *ppos)
+static ssize_t wl_debugfs_knob_write(struct file *file,
+				     const char __user *ubuf, size_t count,
+				     loff_t *ppos)
 {
 	const struct wl_knob *k = file_inode(file)->i_private;
 	struct dentry *dentry = file->f_path.dentry;
@@ -108,7 +110,7 @@ static ssize_t wl_knob_write(struct file *file, const char __user *ubuf,
 	unsigned int val;
 	int ret;
 
-	if (k->control && !wl_hook_present())
+	if (k->control && !wl_policy_hook_present())
 		return -EOPNOTSUPP;
 	ret = wl_get_word(ubuf, count, ppos, buf);
 	if (ret)
@@ -124,12 +126,12 @@ static ssize_t wl_knob_write(struct file *file, const char __user *ubuf,
 	return ret ? ret : count;
 }
 
-static const struct file_operations wl_knob_fops = {
+static const struct file_operations wl_debugfs_knob_fops = {
 	.owner		= THIS_MODULE,
-	.open		= wl_knob_open,
+	.open		= wl_debugfs_knob_open,
 	.release	= simple_attr_release,
 	.read		= debugfs_attr_read,
-	.write		= wl_knob_write,
+	.write		= wl_debugfs_knob_write,
 };
 
 static unsigned int wl_enable_get(void)
@@ -176,7 +178,7 @@ static ssize_t wl_policy_write(struct file *file, const char __user *ubuf,
 	char buf[WL_WRITE_MAX];
 	int ret;
 
-	if (!wl_hook_present())
+	if (!wl_policy_hook_present())
 		return -EOPNOTSUPP;
 	ret = wl_get_word(ubuf, count, ppos, buf);
 	if (ret)
@@ -212,10 +214,10 @@ static int wl_caps_show(struct seq_file *m, void *v)
 {
 	int i;
 
-	wl_table_version(m);
+	wl_table_put_version(m);
 	seq_puts(m, "# what this kernel offers wakelab; yes/no unless noted\n");
-	wl_table_header(m, WAKELAB_CAPS_KEY, wl_caps_cols,
-			ARRAY_SIZE(wl_caps_cols));
+	wl_table_put_header(m, WAKELAB_CAPS_KEY, wl_caps_cols,
+			    ARRAY_SIZE(wl_caps_cols));
 	seq_printf(m, "release %s\n", utsname()->release);
 	seq_printf(m, "method %s\n",
 		   wl_place_method() == WL_METHOD_KRETPROBE ?
@@ -225,13 +227,13 @@ static int wl_caps_show(struct seq_file *m, void *v)
 	for (i = 0; i < ARRAY_SIZE(wl_caps_tps); i++)
 		seq_printf(m, "tp_%s %s\n", wl_caps_tps[i],
 			   wl_yes(wl_tp_find(wl_caps_tps[i])));
-	seq_printf(m, "hook %s\n", wl_yes(wl_hook_present()));
-	seq_printf(m, "llc_source %s\n", wl_hook_present() ?
+	seq_printf(m, "hook %s\n", wl_yes(wl_policy_hook_present()));
+	seq_printf(m, "llc_source %s\n", wl_policy_hook_present() ?
 		   "sched_domain_shared" : "tracepoint");
 	seq_printf(m, "rq_located %s\n", wl_yes(wl_rq_located()));
 	seq_printf(m, "rq_reason %s\n", wl_rq_reason());
 	seq_printf(m, "layout %s\n", wl_rq_layout());
-	seq_printf(m, "llc_nr_running %s\n", wl_hook_present() ?
+	seq_printf(m, "llc_nr_running %s\n", wl_policy_hook_present() ?
 		   "sched_domain_shared" : wl_rq_nr_source());
 	seq_printf(m, "krp_args %s\n", wl_yes(wl_place_krp_args_known()));
 	seq_printf(m, "wf_sync %s\n", wl_yes(wl_place_wf_sync_known()));
@@ -249,7 +251,7 @@ DEFINE_SHOW_ATTRIBUTE(wl_oldcheck);
  * @name: file name
  * @mode: permissions (root only)
  * @fops: file operations
- * @knob: the number it holds, for a knob (&wl_knob_fops)
+ * @knob: the number it holds, for a knob (&wl_debugfs_knob_fops)
  */
 struct wl_file {
 	const char *name;
@@ -259,16 +261,16 @@ struct wl_file {
 };
 
 static const struct wl_file wl_files[] = {
-	{ "enable",		0600, &wl_knob_fops,	  &wl_enable },
-	{ "reset",		0200, &wl_knob_fops,	  &wl_reset },
+	{ "enable",		0600, &wl_debugfs_knob_fops, &wl_enable },
+	{ "reset",		0200, &wl_debugfs_knob_fops, &wl_reset },
 	{ "caps",		0400, &wl_caps_fops },
 	{ "placement",		0400, &wl_placement_fops },
 	{ "llc",		0400, &wl_llc_fops },
 	{ "decisions",		0400, &wl_decisions_fops },
 	{ "oldcheck",		0400, &wl_oldcheck_fops },
 	{ "policy",		0600, &wl_policy_fops },
-	{ "bias",		0600, &wl_knob_fops,	  &wl_bias },
-	{ "imbalance_pct",	0600, &wl_knob_fops,	  &wl_imbalance_pct },
+	{ "bias",		0600, &wl_debugfs_knob_fops, &wl_bias },
+	{ "imbalance_pct",	0600, &wl_debugfs_knob_fops, &wl_imbalance_pct },
 };
 
 int wl_debugfs_init(void)

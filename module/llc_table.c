@@ -120,11 +120,11 @@ int wl_llc_show(struct seq_file *m, void *v)
 		free_cpumask_var(seen);
 		return -ENOMEM;
 	}
-	wl_table_version(m);
+	wl_table_put_version(m);
 	wl_llc_source(m);
 	seq_puts(m, "# has_capacity: nr_running < CPUs in the LLC\n");
-	wl_table_header(m, WAKELAB_LLC_KEY, wl_llc_col_names,
-			ARRAY_SIZE(wl_llc_col_names));
+	wl_table_put_header(m, WAKELAB_LLC_KEY, wl_llc_col_names,
+			    ARRAY_SIZE(wl_llc_col_names));
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		if (cpumask_test_cpu(cpu, seen))
@@ -142,11 +142,11 @@ int wl_llc_show(struct seq_file *m, void *v)
 			r.have_util = live.have_util;
 		}
 		seq_printf(m, "%d %*pbl", cpu, cpumask_pr_args(cpus));
-		wl_table_value(m, r.have_nr, r.nr_running);
-		wl_table_value(m, r.have_load, r.load);
-		wl_table_value(m, r.have_util, r.util);
-		wl_table_value(m, true, r.capacity);
-		wl_table_value(m, r.have_nr, r.nr_running < r.nr_cpus);
+		wl_table_put_value(m, r.have_nr, r.nr_running);
+		wl_table_put_value(m, r.have_load, r.load);
+		wl_table_put_value(m, r.have_util, r.util);
+		wl_table_put_value(m, true, r.capacity);
+		wl_table_put_value(m, r.have_nr, r.nr_running < r.nr_cpus);
 		seq_putc(m, '\n');
 	}
 	cpus_read_unlock();

@@ -91,13 +91,13 @@ static DEFINE_MUTEX(wl_place_lock);
 static bool wl_enabled;
 
 /* The row new wakeups are counted in (the active policy); 0 is "kernel". */
-static int wl_row;
+static int wl_active_row;
 
 static void (*wl_oldcheck)(struct task_struct *p, int this_cpu,
 			   int prev_cpu, int sync, int target, int rule,
 			   unsigned long (*check)[WL_NR_CHECK_COLS]);
 
-static struct wl_counters __percpu *wl_counters;
+static struct wl_event_counters __percpu *wl_events;
 
 /**
  * struct wl_place_cpu - a CPU's wakeup in progress
@@ -123,7 +123,7 @@ static int wl_place_begin(struct task_struct *p)
 	struct wl_place_cpu *s = this_cpu_ptr(wl_cpu);
 
 	/* Pairs with wl_place_set_row(): a row read is a row registered. */
-	s->cur_row = smp_load_acquire(&wl_row);
+	s->cur_row = smp_load_acquire(&wl_active_row);
 	s->cur_p = p;
 	return s->cur_row;
 }
@@ -131,7 +131,7 @@ static int wl_place_begin(struct task_struct *p)
 static void wl_count(int row, int waker, int prev, int target, int sync,
 		     unsigned long d)
 {
-	struct wl_counters *c = this_cpu_ptr(wl_counters);
+	struct wl_event_counters *c = this_cpu_ptr(wl_events);
 	int tllc = wl_llc_of(target);
 	int pllc = wl_llc_of(prev);
 	unsigned long *p = c->place[row];
@@ -182,12 +182,12 @@ static void wl_probe_waking(void *data, struct task_struct *p)
  */
 static void wl_count_lb(struct task_struct *p, int dest)
 {
-	struct wl_counters *c = this_cpu_ptr(wl_counters);
+	struct wl_event_counters *c = this_cpu_ptr(wl_events);
 	unsigned long *row;
 
 	if (p->prio < MAX_RT_PRIO || dest < 0 || dest >= nr_cpu_ids)
 		return;
-	row = c->place[READ_ONCE(wl_row)];
+	row = c->place[READ_ONCE(wl_active_row)];
 	row[WL_LB_MIGR]++;
 	if (wl_llc_of(dest) != wl_llc_of(task_cpu(p)))
 		row[WL_LB_CROSS_LLC]++;
@@ -221,7 +221,7 @@ static void wl_probe_wake_affine(void *data, struct task_struct *p,
 				 int target, int rule)
 {
 	struct wl_place_cpu *s = this_cpu_ptr(wl_cpu);
-	struct wl_counters *c = this_cpu_ptr(wl_counters);
+	struct wl_event_counters *c = this_cpu_ptr(wl_events);
 	unsigned long *row = c->check[WL_CHECK_ROW];
 	typeof(wl_oldcheck) check = READ_ONCE(wl_oldcheck);
 
@@ -433,9 +433,9 @@ bool wl_place_has_decisions(void)
 }
 
 /* The counters; only stats.c reads and clears them, on their CPU. */
-struct wl_counters __percpu *wl_place_counters(void)
+struct wl_event_counters __percpu *wl_place_counters(void)
 {
-	return wl_counters;
+	return wl_events;
 }
 
 /**
@@ -448,13 +448,13 @@ struct wl_counters __percpu *wl_place_counters(void)
 void wl_place_set_row(int row)
 {
 	/* Pairs with smp_load_acquire() in the row readers. */
-	smp_store_release(&wl_row, row);
+	smp_store_release(&wl_active_row, row);
 }
 
 /* The row new wakeups are counted in. */
 int wl_place_row(void)
 {
-	return READ_ONCE(wl_row);
+	return READ_ONCE(wl_active_row);
 }
 
 /**
@@ -470,7 +470,7 @@ int wl_place_row_of(const struct task_struct *p)
 	struct wl_place_cpu *s = this_cpu_ptr(wl_cpu);
 
 	/* Pairs with wl_place_set_row(): a row read is a row registered. */
-	return s->cur_p == p ? s->cur_row : smp_load_acquire(&wl_row);
+	return s->cur_p == p ? s->cur_row : smp_load_acquire(&wl_active_row);
 }
 
 /**
@@ -524,9 +524,9 @@ int wl_place_init(void)
 		pr_err("tracepoint %s not found\n", wl_lb_probe.name);
 		return -ENOENT;
 	}
-	wl_counters = alloc_percpu(struct wl_counters);
+	wl_events = alloc_percpu(struct wl_event_counters);
 	wl_cpu = alloc_percpu(struct wl_place_cpu);
-	if (!wl_counters || !wl_cpu) {
+	if (!wl_events || !wl_cpu) {
 		wl_place_exit();
 		return -ENOMEM;
 	}
@@ -541,7 +541,7 @@ void wl_place_exit(void)
 	wl_krp_detach();
 	mutex_unlock(&wl_place_lock);
 	free_percpu(wl_cpu);
-	free_percpu(wl_counters);
+	free_percpu(wl_events);
 	wl_cpu = NULL;
-	wl_counters = NULL;
+	wl_events = NULL;
 }

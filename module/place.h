@@ -49,13 +49,13 @@ enum wl_check {
 
 /* Placement rows: one per policy of the table (policy.c), or "observe". */
 #ifdef WAKELAB_HAVE_HOOK
-#define WL_NR_ROWS		8
+#define WL_NR_PLACE_ROWS	8
 #else
-#define WL_NR_ROWS		1
+#define WL_NR_PLACE_ROWS	1
 #endif
 
 /**
- * struct wl_counters - one CPU's event counters
+ * struct wl_event_counters - one CPU's event counters
  * @place: placement counters per row, indexed by enum wl_place_col
  * @rule: wake_affine() decisions per rule, indexed by enum wl_decision_col
  * @check: checks of the decisions, indexed by enum wl_check_col
@@ -66,8 +66,8 @@ enum wl_check {
  * per-CPU variable of the module: static per-CPU data would come out of
  * the small reserve all modules share.
  */
-struct wl_counters {
-	unsigned long place[WL_NR_ROWS][WL_NR_COLS];
+struct wl_event_counters {
+	unsigned long place[WL_NR_PLACE_ROWS][WL_NR_COLS];
 	unsigned long rule[WL_NR_RULES][WL_NR_DECISION_COLS];
 	unsigned long check[WL_NR_CHECKS][WL_NR_CHECK_COLS];
 };
@@ -88,7 +88,7 @@ bool wl_place_has_decisions(void);
 bool wl_place_sees_sync(void);
 bool wl_place_krp_args_known(void);
 bool wl_place_wf_sync_known(void);
-struct wl_counters __percpu *wl_place_counters(void);
+struct wl_event_counters __percpu *wl_place_counters(void);
 
 void wl_place_set_row(int row);
 int wl_place_row(void);

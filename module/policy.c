@@ -76,7 +76,7 @@ static const struct wl_policy * const wl_policies[] = {
 	&wl_policy_idler_llc,
 };
 
-static_assert(ARRAY_SIZE(wl_policies) == WL_NR_ROWS);
+static_assert(ARRAY_SIZE(wl_policies) == WL_NR_PLACE_ROWS);
 
 /* Serialises switches, and the registration the policy file shows. */
 static DEFINE_MUTEX(wl_policy_lock);
@@ -214,7 +214,7 @@ int wl_policy_count(void)
 	return ARRAY_SIZE(wl_policies);
 }
 
-const char *wl_policy_name(int row)
+const char *wl_policy_row_name(int row)
 {
 	return wl_policies[row]->name;
 }

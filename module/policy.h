@@ -23,14 +23,14 @@ void wl_policy_exit(void);
 int wl_policy_show(struct seq_file *m, void *v);
 int wl_policy_set(const char *name);
 int wl_policy_count(void);
-const char *wl_policy_name(int row);
+const char *wl_policy_row_name(int row);
 
 unsigned int wl_policy_bias(void);
 int wl_policy_set_bias(unsigned int val);
 unsigned int wl_policy_imbalance_pct(void);
 int wl_policy_set_imbalance_pct(unsigned int val);
 
-static inline bool wl_hook_present(void)
+static inline bool wl_policy_hook_present(void)
 {
 	return true;
 }
@@ -61,7 +61,7 @@ static inline int wl_policy_count(void)
 	return 1;
 }
 
-static inline const char *wl_policy_name(int row)
+static inline const char *wl_policy_row_name(int row)
 {
 	return "observe";
 }
@@ -86,7 +86,7 @@ static inline int wl_policy_set_imbalance_pct(unsigned int val)
 	return -EOPNOTSUPP;
 }
 
-static inline bool wl_hook_present(void)
+static inline bool wl_policy_hook_present(void)
 {
 	return false;
 }

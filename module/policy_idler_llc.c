@@ -20,7 +20,7 @@
  *  3. the comment block above the body is the feature's comment in
  *     kernel/sched/features.h and the changelog's description;
  *  4. declare wl_policy_<name> in policies.h, add it to wl_policies[] in
- *     policy.c, the object to module/Kbuild and one to WL_NR_ROWS in
+ *     policy.c, the object to module/Kbuild and one to WL_NR_PLACE_ROWS in
  *     place.h;
  *  5. make module, load it, echo <name> > /sys/kernel/debug/wakelab/policy,
  *     compare it with the kernel (make compare POLICIES='kernel;<name>',

@@ -3,7 +3,7 @@
  * wakelab: the per-CPU event counters summed, and the tables built from
  * them (placement, decisions, oldcheck).
  *
- * Probes bump their own CPU's struct wl_counters (place.c), with
+ * Probes bump their own CPU's struct wl_event_counters (place.c), with
  * interrupts disabled (under the wakee's pi_lock), so the wakeup path has
  * no atomics and no shared cache lines.  Readers and reset run on every
  * CPU through on_each_cpu(): each CPU copies (for a reader, into the
@@ -58,10 +58,10 @@ static_assert(ARRAY_SIZE(wl_col_names) == WL_NR_COLS);
 static_assert(ARRAY_SIZE(wl_rule_names) == WL_NR_RULES);
 static_assert(ARRAY_SIZE(wl_check_names) == WL_NR_CHECKS);
 
-#define WL_NR_WORDS (sizeof(struct wl_counters) / sizeof(unsigned long))
+#define WL_NR_WORDS (sizeof(struct wl_event_counters) / sizeof(unsigned long))
 
 /* Copy @cpu's counters to @copy (NULL: clear them instead). */
-static void wl_stats_copy(int cpu, struct wl_counters *copy)
+static void wl_stats_copy(int cpu, struct wl_event_counters *copy)
 {
 	unsigned long *c = (unsigned long *)per_cpu_ptr(wl_place_counters(),
 							cpu);
@@ -85,20 +85,21 @@ static void wl_stats_copy(int cpu, struct wl_counters *copy)
  * per-CPU pointers since 6.15).
  */
 struct wl_collect {
-	struct wl_counters __percpu *copies;
+	struct wl_event_counters __percpu *copies;
 };
 
 /* on_each_cpu() callback: interrupts are off, no probe runs here. */
 static void wl_stats_copy_local(void *arg)
 {
-	struct wl_counters __percpu *copies = ((struct wl_collect *)arg)->copies;
+	struct wl_event_counters __percpu *copies =
+		((struct wl_collect *)arg)->copies;
 	int cpu = smp_processor_id();
 
 	wl_stats_copy(cpu, copies ? per_cpu_ptr(copies, cpu) : NULL);
 }
 
 /* Copy every CPU's counters to @copies, or clear them (NULL). */
-static void wl_stats_collect(struct wl_counters __percpu *copies)
+static void wl_stats_collect(struct wl_event_counters __percpu *copies)
 {
 	struct wl_collect c = { .copies = copies };
 	int cpu;
@@ -119,16 +120,16 @@ static void wl_stats_collect(struct wl_counters __percpu *copies)
  * Context: process.
  * Return: the sum (kfree() it), or NULL when out of memory.
  */
-static struct wl_counters *wl_stats_sum(void)
+static struct wl_event_counters *wl_stats_sum(void)
 {
-	struct wl_counters __percpu *copies;
-	struct wl_counters *sum;
+	struct wl_event_counters __percpu *copies;
+	struct wl_event_counters *sum;
 	unsigned long *s;
 	int cpu;
 	size_t i;
 
 	sum = kzalloc(sizeof(*sum), GFP_KERNEL);
-	copies = alloc_percpu(struct wl_counters);
+	copies = alloc_percpu(struct wl_event_counters);
 	if (!sum || !copies) {
 		free_percpu(copies);
 		kfree(sum);
@@ -163,24 +164,24 @@ static const char *wl_method_name(void)
 int wl_placement_show(struct seq_file *m, void *v)
 {
 	bool sync = wl_place_sees_sync();
-	struct wl_counters *sum = wl_stats_sum();
+	struct wl_event_counters *sum = wl_stats_sum();
 	int row, col;
 
 	if (!sum)
 		return -ENOMEM;
-	wl_table_version(m);
+	wl_table_put_version(m);
 	seq_printf(m, "# source: %s, per-CPU counters since the last reset\n",
 		   wl_method_name());
 	seq_printf(m, "# enabled: %d missed: %lu\n", wl_place_enabled(),
 		   wl_krp_missed());
 	if (!sync)
 		seq_puts(m, "# sync: not visible to this method, or WF_SYNC unknown (-)\n");
-	wl_table_header(m, WAKELAB_PLACEMENT_KEY, wl_col_names, WL_NR_COLS);
+	wl_table_put_header(m, WAKELAB_PLACEMENT_KEY, wl_col_names, WL_NR_COLS);
 	for (row = 0; row < wl_policy_count(); row++) {
-		seq_puts(m, wl_policy_name(row));
+		seq_puts(m, wl_policy_row_name(row));
 		for (col = 0; col < WL_NR_COLS; col++)
-			wl_table_value(m, col != WL_SYNC || sync,
-				       sum->place[row][col]);
+			wl_table_put_value(m, col != WL_SYNC || sync,
+					   sum->place[row][col]);
 		seq_putc(m, '\n');
 	}
 	kfree(sum);
@@ -194,7 +195,7 @@ int wl_placement_show(struct seq_file *m, void *v)
  * @nr_cols: how many
  * @rows: row names
  * @nr_rows: how many
- * @offset: where the counters are in struct wl_counters, @nr_cols per row
+ * @offset: where the counters are in struct wl_event_counters, @nr_cols per row
  * @comment: comment lines when the kernel reports these events
  * @comment_none: comment lines when it does not (and no rows)
  */
@@ -215,7 +216,7 @@ static const struct wl_counts wl_decisions = {
 	.nr_cols	= WL_NR_DECISION_COLS,
 	.rows		= wl_rule_names,
 	.nr_rows	= WL_NR_RULES,
-	.offset		= offsetof(struct wl_counters, rule),
+	.offset		= offsetof(struct wl_event_counters, rule),
 	.comment	=
 		"# source: sched_wake_affine_tp, one event per wake_affine() call\n"
 		"# waker: calls that returned the waker's CPU\n",
@@ -230,7 +231,7 @@ static const struct wl_counts wl_oldcheck = {
 	.nr_cols	= WL_NR_CHECK_COLS,
 	.rows		= wl_check_names,
 	.nr_rows	= WL_NR_CHECKS,
-	.offset		= offsetof(struct wl_counters, check),
+	.offset		= offsetof(struct wl_event_counters, check),
 	.comment	=
 		"# source: sched_wake_affine_tp; the module's copy of the deciding rule recomputed for the same inputs\n"
 		"# old: WA_OLD vs the old policy; idle, weight: WA_IDLE, WA_WEIGHT vs idle+weight (the default features, WA_BIAS on)\n"
@@ -245,15 +246,15 @@ static const struct wl_counts wl_oldcheck = {
 static int wl_counts_show(struct seq_file *m, const struct wl_counts *t,
 			  bool have)
 {
-	struct wl_counters *sum = wl_stats_sum();
+	struct wl_event_counters *sum = wl_stats_sum();
 	const unsigned long *v;
 	int row, col;
 
 	if (!sum)
 		return -ENOMEM;
-	wl_table_version(m);
+	wl_table_put_version(m);
 	seq_puts(m, have ? t->comment : t->comment_none);
-	wl_table_header(m, t->key, t->cols, t->nr_cols);
+	wl_table_put_header(m, t->key, t->cols, t->nr_cols);
 	v = (const unsigned long *)((const char *)sum + t->offset);
 	for (row = 0; have && row < t->nr_rows; row++) {
 		seq_puts(m, t->rows[row]);
@@ -273,5 +274,6 @@ int wl_decisions_show(struct seq_file *m, void *v)
 int wl_oldcheck_show(struct seq_file *m, void *v)
 {
 	return wl_counts_show(m, &wl_oldcheck,
-			      wl_hook_present() && wl_place_has_decisions());
+			      wl_policy_hook_present() &&
+			      wl_place_has_decisions());
 }

@@ -12,20 +12,20 @@
 #include "table.h"
 
 /* The first line of every table. */
-void wl_table_version(struct seq_file *m)
+void wl_table_put_version(struct seq_file *m)
 {
 	seq_printf(m, WAKELAB_VERSION_PREFIX "%d\n", WAKELAB_TABLE_VERSION);
 }
 
 /**
- * wl_table_header() - the header line: @key, then the @n column @names
+ * wl_table_put_header() - the header line: @key, then the @n column @names
  * @m: the table
  * @key: name of the key column
  * @names: column names
  * @n: how many
  */
-void wl_table_header(struct seq_file *m, const char *key,
-		     const char * const *names, size_t n)
+void wl_table_put_header(struct seq_file *m, const char *key,
+			 const char * const *names, size_t n)
 {
 	size_t i;
 
@@ -36,7 +36,7 @@ void wl_table_header(struct seq_file *m, const char *key,
 }
 
 /* One field: @v, or "-" when not @have. */
-void wl_table_value(struct seq_file *m, bool have, unsigned long v)
+void wl_table_put_value(struct seq_file *m, bool have, unsigned long v)
 {
 	if (have)
 		seq_printf(m, " %lu", v);
