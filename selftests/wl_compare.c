@@ -21,8 +21,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "wl/compare/trial.h"
+#include "wl/compare/analysis.h"
 #include "wl/compare/env.h"
+#include "wl/compare/merge.h"
+#include "wl/compare/opts.h"
+#include "wl/compare/report.h"
+#include "wl/compare/run.h"
+#include "wl/compare/trial.h"
 #include "wl/core/sig.h"
 
 static void wl_on_signal(int sig)
@@ -77,7 +82,7 @@ static int wl_cmp_merge_main(const struct wl_cmp_opts *o)
 	wl_cmp_describe(o);
 	wl_run_stats(&wl_cmp_run);
 	wl_cmp_print(o);
-	if (o->out && wl_cmp_write_out(o->out))
+	if (o->out && wl_cmp_write_out(o->out, &wl_cmp_run))
 		ret = 1;
 	for (b = 0; b < wl_cmp_run.nboot; b++)
 		if (!wl_cmp_run.boot[b].ok)
@@ -93,7 +98,9 @@ int main(int argc, char **argv)
 	int ret, refused;
 
 	refused = wl_state_init(&wl_cmp_state);
-	wl_cmp_parse_args(argc, argv, &o);
+	ret = wl_cmp_parse_args(argc, argv, &o, &wl_cmp_run, &wl_cmp_state);
+	if (ret)
+		return ret > 0 ? 0 : WL_EXIT_USAGE;
 	if (o.merge)
 		return wl_cmp_merge_main(&o);
 	/* --merge reads files only; everything else reads or writes debugfs. */
@@ -117,7 +124,7 @@ int main(int argc, char **argv)
 	if (wl_cmp_stop)
 		return wl_cmp_finish(128 + wl_cmp_stop);
 
-	wl_cmp_plan();
+	wl_cmp_plan(&wl_cmp_run);
 	if (!o.quiet)
 		fprintf(stderr, "wl_compare: %d trials (%d policies x %d cells x %d rounds) of %g s, order %s, seed %llu, mode %s\n",
 			wl_cmp_run.ntrial, wl_cmp_run.npol, wl_cmp_run.ncell, wl_cmp_run.rounds,
@@ -132,7 +139,7 @@ int main(int argc, char **argv)
 
 	wl_run_stats(&wl_cmp_run);
 	wl_cmp_print(&o);
-	if (o.out && wl_cmp_write_out(o.out))
+	if (o.out && wl_cmp_write_out(o.out, &wl_cmp_run))
 		ret = 1;
 	if (wl_run_failed(&wl_cmp_run))
 		ret = 1;

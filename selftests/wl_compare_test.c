@@ -35,7 +35,9 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "wl/compare/settings.h"
 #include "wl/compare/spec.h"
+#include "wl/compare/state.h"
 #include "wl/core/file.h"
 #include "wl/core/json_read.h"
 #include "wl/kernel/features.h"

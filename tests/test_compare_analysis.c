@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "kselftest.h"
-#include "wl/compare/report.h"
+#include "wl/compare/analysis.h"
 #include "wl/core/json_read.h"
 #include "wl/core/stats.h"
 

@@ -21,7 +21,9 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "wl/compare/settings.h"
 #include "wl/compare/spec.h"
+#include "wl/compare/state.h"
 #include "wl/core/file.h"
 
 #define CHECK(cond, ...) ksft_test_result((cond), __VA_ARGS__)

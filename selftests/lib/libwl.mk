@@ -24,8 +24,8 @@ LIBWL_KERNEL := cpustat.c features.c load.c perf.c sched_debug.c schedstat.c \
 		topo.c tracefs.c wakelab_module.c wakelab_tables.c
 LIBWL_STREAM := engine.c netns.c netperf.c opts.c pin.c remote.c report.c \
 		wakelab.c
-LIBWL_COMPARE := analysis.c env.c headline.c merge.c opts.c report.c \
-		 settings.c spec.c state.c trial.c
+LIBWL_COMPARE := analysis.c env.c headline.c merge.c model.c opts.c report.c \
+		 run.c settings.c spec.c state.c trial.c
 
 LIBWL_SRCS := $(addprefix core/,$(LIBWL_CORE)) \
 	      $(addprefix kernel/,$(LIBWL_KERNEL)) \

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wl_compare's headline: the report's verdict in words above its table;
- * see wl_print_headline() in wl/compare/report.h.
+ * see wl/compare/headline.h.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wl/compare/report.h"
+#include "wl/compare/headline.h"
 
 /* " (p 0.0079, Holm 0.0317)" */
 static int wl_head_p(char *b, size_t len, double p, double adj)

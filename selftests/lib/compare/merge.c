@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wl_compare --merge: one kernel comparison out of the results.json of its
- * boots (see wl/compare/trial.h).  Each boot ran one spec on one kernel; its
+ * boots (see wl/compare/merge.h).  Each boot ran one spec on one kernel; its
  * trials become trials of that kernel's column, tagged with the boot.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "wl/compare/trial.h"
+#include "wl/compare/merge.h"
 #include "wl/core/json_read.h"
 
 /* Largest results.json read (every trial keeps wl_stream's object). */

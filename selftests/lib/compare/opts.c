@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* wl_compare's command line: see wl/compare/trial.h. */
+/* wl_compare's command line: see wl/compare/opts.h. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -9,9 +9,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wl/compare/trial.h"
-#include "wl/stream/opts.h"
+#include "wl/compare/opts.h"
+#include "wl/compare/state.h"
+#include "wl/core/stats.h"
 #include "wl/core/text.h"
+#include "wl/stream/opts.h"
 
 static const char wl_cmp_usage[] =
 "usage: wl_compare [options] SPEC [SPEC...] [-- WL_STREAM_OPTIONS...]\n"
@@ -89,15 +91,17 @@ static const struct option wl_cmp_long_opts[] = {
 	{ NULL,		   0,		      NULL, 0 },
 };
 
-static void wl_cmp_usage_exit(const char *fmt, const char *arg)
+/* Say what is wrong, then the usage, on stderr: returns -1 (exit 2). */
+static int wl_cmp_usage_err(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "wl_compare: ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\n%s", wl_cmp_usage);
-	exit(2);
+	return -1;
 }
 
-static long wl_parse_long(const char *s, long min, long max, const char *what)
+static int wl_parse_long(const char *s, long min, long max, const char *what,
+			 long *out)
 {
 	char *end;
 	long v;
@@ -107,13 +111,14 @@ static long wl_parse_long(const char *s, long min, long max, const char *what)
 	if (errno || end == s || *end || v < min || v > max) {
 		fprintf(stderr, "wl_compare: bad %s '%s' (%ld..%ld)\n%s",
 			what, s, min, max, wl_cmp_usage);
-		exit(2);
+		return -1;
 	}
-	return v;
+	*out = v;
+	return 0;
 }
 
-static double wl_parse_double(const char *s, double min, double max,
-			      const char *what)
+static int wl_parse_double(const char *s, double min, double max,
+			   const char *what, double *out)
 {
 	char *end;
 	double v;
@@ -123,9 +128,10 @@ static double wl_parse_double(const char *s, double min, double max,
 	if (errno || end == s || *end || !(v >= min && v <= max)) {
 		fprintf(stderr, "wl_compare: bad %s '%s' (%g..%g)\n%s", what,
 			s, min, max, wl_cmp_usage);
-		exit(2);
+		return -1;
 	}
-	return v;
+	*out = v;
+	return 0;
 }
 
 /* Default wl_stream: next to this program, else found through PATH. */
@@ -167,7 +173,8 @@ static int wl_split(const char *list, char out[][32], int max)
 }
 
 /* Cells: sizes x instance forms, de-duplicated by resolved count. */
-static void wl_make_cells(const char *inst, const char *sizes)
+static int wl_make_cells(struct wl_run *r, const char *inst,
+			 const char *sizes)
 {
 	char forms[WL_MAX_CELLS][32], sz[WL_MAX_CELLS][32];
 	int nf, ns, i, j, k, n, ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -175,52 +182,55 @@ static void wl_make_cells(const char *inst, const char *sizes)
 
 	nf = wl_split(inst, forms, WL_MAX_CELLS);
 	if (nf <= 0)
-		wl_cmp_usage_exit("bad instance list '%s'", inst);
+		return wl_cmp_usage_err("bad instance list '%s'", inst);
 	ns = 1;
 	sz[0][0] = '\0';
 	if (sizes) {
 		ns = wl_split(sizes, sz, WL_MAX_CELLS);
 		if (ns <= 0)
-			wl_cmp_usage_exit("bad size list '%s'", sizes);
+			return wl_cmp_usage_err("bad size list '%s'", sizes);
 		for (i = 0; i < ns; i++)
 			if (wl_parse_size(sz[i], WL_MAX_MSG, &dummy))
-				wl_cmp_usage_exit("bad message size '%s'", sz[i]);
+				return wl_cmp_usage_err("bad message size '%s'",
+							sz[i]);
 	}
 	for (j = 0; j < ns; j++) {
 		for (i = 0; i < nf; i++) {
 			n = wl_resolve_instances(forms[i], ncpus);
 			if (n < 0)
-				wl_cmp_usage_exit("bad instance count '%s' (N, cpus, cpus/K, K*cpus, P%%)",
-						  forms[i]);
-			for (k = 0; k < wl_cmp_run.ncell; k++)
-				if (wl_cmp_run.cell[k].instances == n &&
-				    !strcmp(wl_cmp_run.cell[k].size, sz[j]))
+				return wl_cmp_usage_err("bad instance count '%s' (N, cpus, cpus/K, K*cpus, P%%)",
+							forms[i]);
+			for (k = 0; k < r->ncell; k++)
+				if (r->cell[k].instances == n &&
+				    !strcmp(r->cell[k].size, sz[j]))
 					break;
-			if (k < wl_cmp_run.ncell)
+			if (k < r->ncell)
 				continue;	/* same count: one cell */
-			if (wl_cmp_run.ncell >= WL_MAX_CELLS)
-				wl_cmp_usage_exit("too many cells (max %s)", "32");
-			strcpy(wl_cmp_run.cell[wl_cmp_run.ncell].inst, forms[i]);
-			strcpy(wl_cmp_run.cell[wl_cmp_run.ncell].size, sz[j]);
-			wl_cmp_run.cell[wl_cmp_run.ncell].instances = n;
-			wl_cmp_run.ncell++;
+			if (r->ncell >= WL_MAX_CELLS)
+				return wl_cmp_usage_err("too many cells (max %s)",
+							"32");
+			strcpy(r->cell[r->ncell].inst, forms[i]);
+			strcpy(r->cell[r->ncell].size, sz[j]);
+			r->cell[r->ncell].instances = n;
+			r->ncell++;
 		}
 	}
+	return 0;
 }
 
 /* Interleaved plan: round -> cell -> policies in shuffled/rotated order. */
-void wl_cmp_plan(void)
+void wl_cmp_plan(struct wl_run *run)
 {
-	uint64_t rng = wl_cmp_run.seed;
+	uint64_t rng = run->seed;
 	int r, c, k, ord[WL_CMP_MAX_SPECS];
 
-	wl_cmp_run.ntrial = 0;
-	for (r = 0; r < wl_cmp_run.rounds; r++) {
-		for (c = 0; c < wl_cmp_run.ncell; c++) {
-			for (k = 0; k < wl_cmp_run.npol; k++)
-				ord[k] = (k + r + c) % wl_cmp_run.npol;
-			if (!strcmp(wl_cmp_run.order, "shuffle")) {
-				for (k = wl_cmp_run.npol - 1; k > 0; k--) {
+	run->ntrial = 0;
+	for (r = 0; r < run->rounds; r++) {
+		for (c = 0; c < run->ncell; c++) {
+			for (k = 0; k < run->npol; k++)
+				ord[k] = (k + r + c) % run->npol;
+			if (!strcmp(run->order, "shuffle")) {
+				for (k = run->npol - 1; k > 0; k--) {
 					int j = wl_rand_below(&rng, k + 1);
 					int t = ord[k];
 
@@ -228,193 +238,240 @@ void wl_cmp_plan(void)
 					ord[j] = t;
 				}
 			}
-			for (k = 0; k < wl_cmp_run.npol; k++) {
-				struct wl_trial *t = &wl_cmp_run.trial[wl_cmp_run.ntrial];
+			for (k = 0; k < run->npol; k++) {
+				struct wl_trial *t = &run->trial[run->ntrial];
 
 				memset(t, 0, sizeof(*t));
 				t->policy = ord[k];
 				t->cell = c;
 				t->round = r + 1;
-				t->seq = ++wl_cmp_run.ntrial;
+				t->seq = ++run->ntrial;
 				t->exit_code = -2;	/* not run yet */
 			}
 		}
 	}
 }
 
-/* Add counter @key (a number) to the trial's placement sums. */
-void wl_cmp_parse_args(int argc, char **argv, struct wl_cmp_opts *o)
-{
-	const char *inst = WL_DEFAULT_INSTANCES, *sizes = NULL;
-	int c, i, nspec, nopt, seeded = 0;
-	char err[512];
+/*
+ * What the option switch leaves to the mode checks: the instance and size
+ * lists, whether --seed was given, and the operands: argv[optind..nopt),
+ * the wl_stream options after them.
+ */
+struct wl_cmp_parse {
+	const char	*inst;
+	const char	*sizes;
+	int		seeded;
+	int		nopt;
+};
 
+/* The defaults of every option (and of the run's settings). */
+static void wl_cmp_defaults(struct wl_cmp_opts *o, struct wl_run *r,
+			    const struct wl_state *st)
+{
 	memset(o, 0, sizeof(*o));
 	o->format = 't';
 	o->timeout = -1;
 	wl_default_runner(o->runner, sizeof(o->runner));
-	wl_state_default_path(&wl_cmp_state, o->state_path, sizeof(o->state_path));
-	snprintf(wl_cmp_run.workload, sizeof(wl_cmp_run.workload), "tcp_stream");
-	snprintf(wl_cmp_run.order, sizeof(wl_cmp_run.order), "shuffle");
-	wl_cmp_run.rounds = WL_DEFAULT_TRIALS;
-	wl_cmp_run.duration = WL_DEFAULT_DURATION;
-	wl_cmp_run.alpha = WL_DEFAULT_ALPHA;
-	wl_cmp_run.max_exact = WL_DEFAULT_MAX_EXACT;
-	wl_cmp_run.nrand = WL_DEFAULT_PERMS;
+	wl_state_default_path(st, o->state_path, sizeof(o->state_path));
+	snprintf(r->workload, sizeof(r->workload), "tcp_stream");
+	snprintf(r->order, sizeof(r->order), "shuffle");
+	r->rounds = WL_DEFAULT_TRIALS;
+	r->duration = WL_DEFAULT_DURATION;
+	r->alpha = WL_DEFAULT_ALPHA;
+	r->max_exact = WL_DEFAULT_MAX_EXACT;
+	r->nrand = WL_DEFAULT_PERMS;
+}
 
-	/* Everything after the first "--" is wl_stream's, not ours. */
-	for (nopt = 1; nopt < argc && strcmp(argv[nopt], "--"); nopt++)
-		;
-	if (nopt < argc) {
-		o->extra = &argv[nopt + 1];
-		o->nextra = argc - nopt - 1;
+/* One option @c (getopt_long()'s) with @arg: 0, 1 for --help, or -1. */
+static int wl_cmp_option(int c, char *arg, struct wl_cmp_opts *o,
+			 struct wl_run *r, struct wl_cmp_parse *p)
+{
+	long l;
+
+	switch (c) {
+	case 'w':
+		if (wl_parse_workload(arg) < 0)
+			return wl_cmp_usage_err("unknown workload '%s'", arg);
+		snprintf(r->workload, sizeof(r->workload), "%s", arg);
+		break;
+	case 'n':
+		p->inst = arg;
+		break;
+	case 'm':
+		p->sizes = arg;
+		break;
+	case 'r':
+		if (wl_parse_long(arg, 1, WL_STATS_MAX_N, "trial count", &l))
+			return -1;
+		r->rounds = l;
+		break;
+	case 'l':
+		return wl_parse_double(arg, 0.1, 86400, "duration",
+				       &r->duration);
+	case 'o':
+		if (strcmp(arg, "shuffle") && strcmp(arg, "rotate"))
+			return wl_cmp_usage_err("bad order '%s' (shuffle, rotate)",
+						arg);
+		snprintf(r->order, sizeof(r->order), "%s", arg);
+		break;
+	case 's':
+		r->seed = strtoull(arg, NULL, 0);
+		if (!*arg || strspn(arg, "0123456789xabcdefABCDEF") !=
+		    strlen(arg))
+			return wl_cmp_usage_err("bad seed '%s'", arg);
+		p->seeded = 1;
+		break;
+	case 'a':
+		return wl_parse_double(arg, 1e-6, 0.5, "alpha", &r->alpha);
+	case 'P':
+		if (wl_parse_long(arg, 100, 10000000, "permutation count", &l))
+			return -1;
+		r->nrand = l;
+		break;
+	case 'E':
+		if (wl_parse_long(arg, 1, 10000000, "exact limit", &l))
+			return -1;
+		r->max_exact = l;
+		break;
+	case 'b':
+	case 'j':
+		o->format = c;
+		break;
+	case 'O':
+		o->out = arg;
+		break;
+	case 'R':
+		snprintf(o->runner, sizeof(o->runner), "%s", arg);
+		break;
+	case 't':
+		return wl_parse_double(arg, 1, 864000, "trial timeout",
+				       &o->timeout);
+	case 'c':
+		o->check = 1;
+		break;
+	case 'q':
+		o->quiet = 1;
+		break;
+	case WL_OPT_STATE:
+		if (wl_fmt(o->state_path, sizeof(o->state_path), "%s", arg) ||
+		    !*arg)
+			return wl_cmp_usage_err("bad state file '%s'", arg);
+		break;
+	case WL_OPT_RESTORE:
+		o->restore = 1;
+		break;
+	case WL_OPT_MERGE:
+		o->merge = 1;
+		break;
+	case WL_OPT_DESCRIBE:
+		if (!strchr(arg, '=') || *arg == '=')
+			return wl_cmp_usage_err("--describe takes KERNEL=TEXT, got '%s'",
+						arg);
+		if (o->ndesc >= WL_CMP_MAX_SPECS)
+			return wl_cmp_usage_err("at most %s --describe", "16");
+		o->desc[o->ndesc++] = arg;
+		break;
+	case 'h':
+		fputs(wl_cmp_usage, stdout);
+		return 1;
+	default:
+		/* getopt_long() said what is wrong. */
+		fprintf(stderr, "%s", wl_cmp_usage);
+		return -1;
 	}
-	while ((c = getopt_long(nopt, argv, "w:n:m:r:l:o:s:a:P:E:bjO:R:t:cqh",
-				wl_cmp_long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			if (wl_parse_workload(optarg) < 0)
-				wl_cmp_usage_exit("unknown workload '%s'", optarg);
-			snprintf(wl_cmp_run.workload, sizeof(wl_cmp_run.workload), "%s",
-				 optarg);
-			break;
-		case 'n':
-			inst = optarg;
-			break;
-		case 'm':
-			sizes = optarg;
-			break;
-		case 'r':
-			wl_cmp_run.rounds = wl_parse_long(optarg, 1, WL_STATS_MAX_N,
-							  "trial count");
-			break;
-		case 'l':
-			wl_cmp_run.duration = wl_parse_double(optarg, 0.1, 86400,
-							      "duration");
-			break;
-		case 'o':
-			if (strcmp(optarg, "shuffle") && strcmp(optarg, "rotate"))
-				wl_cmp_usage_exit("bad order '%s' (shuffle, rotate)",
-						  optarg);
-			snprintf(wl_cmp_run.order, sizeof(wl_cmp_run.order), "%s", optarg);
-			break;
-		case 's':
-			wl_cmp_run.seed = strtoull(optarg, NULL, 0);
-			if (!*optarg || strspn(optarg, "0123456789xabcdefABCDEF") !=
-			    strlen(optarg))
-				wl_cmp_usage_exit("bad seed '%s'", optarg);
-			seeded = 1;
-			break;
-		case 'a':
-			wl_cmp_run.alpha = wl_parse_double(optarg, 1e-6, 0.5, "alpha");
-			break;
-		case 'P':
-			wl_cmp_run.nrand = wl_parse_long(optarg, 100, 10000000,
-							 "permutation count");
-			break;
-		case 'E':
-			wl_cmp_run.max_exact = wl_parse_long(optarg, 1, 10000000,
-							     "exact limit");
-			break;
-		case 'b':
-		case 'j':
-			o->format = c;
-			break;
-		case 'O':
-			o->out = optarg;
-			break;
-		case 'R':
-			snprintf(o->runner, sizeof(o->runner), "%s", optarg);
-			break;
-		case 't':
-			o->timeout = wl_parse_double(optarg, 1, 864000,
-						     "trial timeout");
-			break;
-		case 'c':
-			o->check = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case WL_OPT_STATE:
-			if (wl_fmt(o->state_path, sizeof(o->state_path), "%s",
-				   optarg) || !*optarg)
-				wl_cmp_usage_exit("bad state file '%s'", optarg);
-			break;
-		case WL_OPT_RESTORE:
-			o->restore = 1;
-			break;
-		case WL_OPT_MERGE:
-			o->merge = 1;
-			break;
-		case WL_OPT_DESCRIBE:
-			if (!strchr(optarg, '=') || *optarg == '=')
-				wl_cmp_usage_exit("--describe takes KERNEL=TEXT, got '%s'",
-						  optarg);
-			if (o->ndesc >= WL_CMP_MAX_SPECS)
-				wl_cmp_usage_exit("at most %s --describe", "16");
-			o->desc[o->ndesc++] = optarg;
-			break;
-		case 'h':
-			fputs(wl_cmp_usage, stdout);
-			exit(0);
-		default:
-			fprintf(stderr, "%s", wl_cmp_usage);
-			exit(2);
-		}
-	}
-	nspec = nopt - optind;
+	return 0;
+}
+
+static void wl_cmp_seed(struct wl_run *r, const struct wl_cmp_parse *p)
+{
+	if (!p->seeded)
+		r->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+}
+
+/*
+ * The operands and what the mode allows: --merge's KERNEL=FILE boots,
+ * --restore's none, else the specs, then the cells and the trial count.
+ */
+static int wl_cmp_modes(int argc, char **argv, struct wl_cmp_opts *o,
+			struct wl_run *r, const struct wl_cmp_parse *p)
+{
+	int nspec = p->nopt - optind, i, j;
+	char err[512];
+
 	if (o->merge) {
-		if (o->restore || o->check || nopt < argc)
-			wl_cmp_usage_exit("%s", "--merge takes no --restore, --check or wl_stream options");
+		if (o->restore || o->check || p->nopt < argc)
+			return wl_cmp_usage_err("%s", "--merge takes no --restore, --check or wl_stream options");
 		if (nspec < 2)
-			wl_cmp_usage_exit("%s", "--merge needs a KERNEL=FILE per boot, at least two");
+			return wl_cmp_usage_err("%s", "--merge needs a KERNEL=FILE per boot, at least two");
 		o->args = &argv[optind];
 		o->nargs = nspec;
-		if (!seeded)
-			wl_cmp_run.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-		return;
+		wl_cmp_seed(r, p);
+		return 0;
 	}
 	if (o->ndesc)
-		wl_cmp_usage_exit("%s", "--describe is for --merge");
+		return wl_cmp_usage_err("%s", "--describe is for --merge");
 	if (o->restore) {
-		if (nspec || nopt < argc)
-			wl_cmp_usage_exit("%s", "--restore takes no SPEC and no wl_stream options");
-		return;
+		if (nspec || p->nopt < argc)
+			return wl_cmp_usage_err("%s", "--restore takes no SPEC and no wl_stream options");
+		return 0;
 	}
 	if (!nspec)
-		wl_cmp_usage_exit("%s", "no policy SPEC given");
+		return wl_cmp_usage_err("%s", "no policy SPEC given");
 	if (nspec > WL_CMP_MAX_SPECS) {
 		snprintf(err, sizeof(err), "%d", WL_CMP_MAX_SPECS);
-		wl_cmp_usage_exit("at most %s policies", err);
+		return wl_cmp_usage_err("at most %s policies", err);
 	}
 	for (i = 0; i < nspec; i++) {
-		if (wl_spec_parse(argv[optind + i], &wl_cmp_run.spec[i], err,
+		if (wl_spec_parse(argv[optind + i], &r->spec[i], err,
 				  sizeof(err))) {
 			fprintf(stderr, "wl_compare: %s\n", err);
-			exit(2);
+			return -1;
 		}
 	}
-	for (i = 0; i < nspec; i++) {
-		int j;
-
+	for (i = 0; i < nspec; i++)
 		for (j = 0; j < i; j++)
-			if (!strcmp(wl_cmp_run.spec[i].label, wl_cmp_run.spec[j].label))
-				wl_cmp_usage_exit("two policies labelled '%s' (give them name=LABEL)",
-						  wl_cmp_run.spec[i].label);
-	}
-	wl_cmp_run.npol = nspec;
+			if (!strcmp(r->spec[i].label, r->spec[j].label))
+				return wl_cmp_usage_err("two policies labelled '%s' (give them name=LABEL)",
+							r->spec[i].label);
+	r->npol = nspec;
 	for (i = 0; i < o->nextra; i++) {
-		size_t l = strlen(wl_cmp_run.extra);
+		size_t l = strlen(r->extra);
 
-		snprintf(wl_cmp_run.extra + l, sizeof(wl_cmp_run.extra) - l, "%s%s",
+		snprintf(r->extra + l, sizeof(r->extra) - l, "%s%s",
 			 i ? " " : "", o->extra[i]);
 	}
-	wl_make_cells(inst, sizes);
-	if (wl_cmp_run.ncell * wl_cmp_run.npol * wl_cmp_run.rounds > WL_MAX_TRIALS)
-		wl_cmp_usage_exit("too many trials (max %s)", "4096");
+	if (wl_make_cells(r, p->inst, p->sizes))
+		return -1;
+	if (r->ncell * r->npol * r->rounds > WL_MAX_TRIALS)
+		return wl_cmp_usage_err("too many trials (max %s)", "4096");
 	if (o->timeout < 0)
-		o->timeout = 3 * wl_cmp_run.duration + 120;
-	if (!seeded)
-		wl_cmp_run.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+		o->timeout = 3 * r->duration + 120;
+	wl_cmp_seed(r, p);
+	return 0;
+}
+
+int wl_cmp_parse_args(int argc, char **argv, struct wl_cmp_opts *o,
+		      struct wl_run *r, const struct wl_state *st)
+{
+	struct wl_cmp_parse p = { .inst = WL_DEFAULT_INSTANCES };
+	int c, ret;
+
+	wl_cmp_defaults(o, r, st);
+	/* Everything after the first "--" is wl_stream's, not ours. */
+	for (p.nopt = 1; p.nopt < argc && strcmp(argv[p.nopt], "--");
+	     p.nopt++)
+		;
+	if (p.nopt < argc) {
+		o->extra = &argv[p.nopt + 1];
+		o->nextra = argc - p.nopt - 1;
+	}
+	optind = 0;	/* a fresh scan, also of a second command line */
+	while ((c = getopt_long(p.nopt, argv,
+				"w:n:m:r:l:o:s:a:P:E:bjO:R:t:cqh",
+				wl_cmp_long_opts, NULL)) != -1) {
+		ret = wl_cmp_option(c, optarg, o, r, &p);
+		if (ret)
+			return ret;
+	}
+	return wl_cmp_modes(argc, argv, o, r, &p);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* wl_compare's runs and reports: see wl/compare/report.h. */
-#include <ctype.h>
+/* wl_compare's reports: see wl/compare/report.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,38 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "wl/compare/trial.h"
+#include "wl/compare/headline.h"
 #include "wl/compare/report.h"
 #include "wl/core/json_write.h"
-
-void wl_cell_name(const struct wl_run *r, int c, char *buf,
-		  size_t len, int upper)
-{
-	const struct wl_cell *cl = &r->cell[c];
-	char w[32];
-	size_t i;
-
-	for (i = 0; r->workload[i] && i < sizeof(w) - 1; i++)
-		w[i] = upper ? toupper((unsigned char)r->workload[i]) :
-			       r->workload[i];
-	w[i] = '\0';
-	if (cl->instances)
-		snprintf(buf, len, "%s-%d%s%s", w, cl->instances,
-			 cl->size[0] ? "-m" : "", cl->size);
-	else
-		snprintf(buf, len, "%s-%s%s%s", w, cl->inst,
-			 cl->size[0] ? "-m" : "", cl->size);
-}
-
-int wl_run_failed(const struct wl_run *r)
-{
-	int i, f = 0;
-
-	for (i = 0; i < r->ntrial; i++)
-		if (r->trial[i].exit_code != -2 && !r->trial[i].ok)
-			f++;
-	return f;
-}
 
 static int wl_run_done(const struct wl_run *r)
 {
@@ -972,7 +943,8 @@ static int wl_run_gnuplot(const char *dir)
 }
 
 static int wl_write_file_with(const char *dir, const char *name,
-			      void (*fn)(FILE *, const struct wl_run *))
+			      void (*fn)(FILE *, const struct wl_run *),
+			      const struct wl_run *r)
 {
 	char p[PATH_MAX];
 	FILE *f;
@@ -984,7 +956,7 @@ static int wl_write_file_with(const char *dir, const char *name,
 			strerror(errno));
 		return -1;
 	}
-	fn(f, &wl_cmp_run);
+	fn(f, r);
 	if (fclose(f)) {
 		fprintf(stderr, "wl_compare: writing %s: %s\n", p,
 			strerror(errno));
@@ -1000,7 +972,7 @@ static void wl_print_report(FILE *f, const struct wl_run *r)
 	wl_print_brief(f, r);
 }
 
-int wl_cmp_write_out(const char *dir)
+int wl_cmp_write_out(const char *dir, const struct wl_run *r)
 {
 	int ret = 0, g;
 
@@ -1009,10 +981,10 @@ int wl_cmp_write_out(const char *dir)
 			strerror(errno));
 		return -1;
 	}
-	ret |= wl_write_file_with(dir, "report.txt", wl_print_report);
-	ret |= wl_write_file_with(dir, "results.json", wl_print_json);
-	ret |= wl_write_file_with(dir, "plot.dat", wl_print_plot_data);
-	ret |= wl_write_file_with(dir, "plot.gp", wl_print_plot_script);
+	ret |= wl_write_file_with(dir, "report.txt", wl_print_report, r);
+	ret |= wl_write_file_with(dir, "results.json", wl_print_json, r);
+	ret |= wl_write_file_with(dir, "plot.dat", wl_print_plot_data, r);
+	ret |= wl_write_file_with(dir, "plot.gp", wl_print_plot_script, r);
 	g = wl_run_gnuplot(dir);
 	if (g == 127)
 		fprintf(stderr, "wl_compare: gnuplot not installed: run 'gnuplot plot.gp' in %s for plot.png\n",

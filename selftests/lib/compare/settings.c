@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The settings wl_compare's specs change: read, checked against the running
- * kernel, applied and restored, each write verified.  See wl/compare/spec.h.
+ * kernel, applied and restored, each write verified.  See wl/compare/settings.h.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wl/compare/spec.h"
+#include "wl/compare/settings.h"
 #include "wl/core/file.h"
 #include "wl/core/text.h"
 #include "wl/kernel/features.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wl_compare's state file: the original settings, kept while they are
- * changed, for "wl_compare --restore".  See wl/compare/spec.h.
+ * changed, for "wl_compare --restore".  See wl/compare/state.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wl/compare/spec.h"
+#include "wl/compare/state.h"
 #include "wl/core/file.h"
 #include "wl/core/text.h"
 

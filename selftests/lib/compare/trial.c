@@ -5,29 +5,26 @@
  * the original settings after it.  See wl/compare/trial.h.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "wl/compare/run.h"
+#include "wl/compare/state.h"
 #include "wl/compare/trial.h"
 #include "wl/core/clock.h"
 #include "wl/core/file.h"
 #include "wl/core/json_read.h"
+#include "wl/core/proc.h"
 #include "wl/core/text.h"
 
-struct wl_run wl_cmp_run;
-struct wl_state wl_cmp_state;
-volatile sig_atomic_t wl_cmp_stop;
 /* The state file this run wrote (removed once the settings are back). */
 static const char *wl_cmp_state_saved;
 
@@ -139,35 +136,20 @@ static void wl_read_result(struct wl_trial *t, char *out)
 			 t->exit_code);
 }
 
-static void wl_kill_wait(pid_t pid, int *status)
-{
-	double end = wl_now() + WL_KILL_GRACE_MS / 1000.0;
-
-	kill(-pid, SIGTERM);
-	kill(pid, SIGTERM);
-	while (waitpid(pid, status, WNOHANG) == 0) {
-		if (wl_now() > end) {
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			waitpid(pid, status, 0);
-			return;
-		}
-		usleep(20000);
-	}
-}
-
-/* Run one trial's wl_stream; fills exit_code and the parsed result. */
-static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
+/*
+ * A trial's wl_stream command line into @argv (WL_MAX_ARGS): the runner,
+ * the workload, the cell's count and size, the window (@dur), the options
+ * after "--", then the spec's arg= items.
+ */
+static void wl_trial_argv(const struct wl_cmp_opts *o,
+			  const struct wl_trial *t, char *dur, size_t dlen,
+			  char **argv)
 {
 	const struct wl_spec *sp = &wl_cmp_run.spec[t->policy];
 	const struct wl_cell *c = &wl_cmp_run.cell[t->cell];
-	char dur[32], *argv[WL_MAX_ARGS], *out;
-	int pfd[2], status = 0, argc = 0, i, timed_out = 0, exited = 0;
-	size_t len = 0;
-	double start = wl_now();
-	pid_t pid, parent;
+	int argc = 0, i;
 
-	snprintf(dur, sizeof(dur), "%g", wl_cmp_run.duration);
+	snprintf(dur, dlen, "%g", wl_cmp_run.duration);
 	argv[argc++] = (char *)o->runner;
 	argv[argc++] = "--json";
 	argv[argc++] = "-w";
@@ -186,90 +168,54 @@ static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
 		if (sp->items[i].kind == WL_IT_ARG)
 			argv[argc++] = (char *)sp->items[i].value;
 	argv[argc] = NULL;
+}
 
-	out = calloc(1, WL_MAX_OUTPUT + 1);
-	if (!out || pipe2(pfd, O_CLOEXEC)) {
-		snprintf(t->err, sizeof(t->err), "out of resources");
-		t->exit_code = -1;
-		free(out);
-		return;
-	}
+/*
+ * Run wl_stream for its JSON on stdout (its stderr is ours), in a process
+ * group of its own that dies with wl_compare, ended on the trial timeout
+ * or a stop (SIGTERM, SIGKILL after WL_KILL_GRACE_MS); reading stops once
+ * it has exited.  0, or -1 with the reason in @t when it could not start.
+ */
+static int wl_trial_capture(const struct wl_cmp_opts *o, struct wl_trial *t,
+			    char **argv, char *out,
+			    struct wl_capture_opts *co)
+{
+	*co = (struct wl_capture_opts){
+		.timeout_s = o->timeout,
+		.stop = &wl_cmp_stop,
+		.grace_ms = WL_KILL_GRACE_MS,
+		.own_group = true,
+		.stdout_only = true,
+		.until_exit = true,
+		.prog = "wl_compare",
+	};
 	fflush(NULL);
-	parent = getpid();
-	pid = fork();
-	if (pid < 0) {
-		snprintf(t->err, sizeof(t->err), "fork: %s", strerror(errno));
-		t->exit_code = -1;
-		close(pfd[0]);
-		close(pfd[1]);
-		free(out);
-		return;
-	}
-	if (!pid) {
-		setpgid(0, 0);
-		/*
-		 * In a process group of its own, no signal to wl_compare's
-		 * group reaches it: it must not outlive wl_compare either.
-		 */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		dup2(pfd[1], STDOUT_FILENO);
-		execvp(argv[0], argv);
-		fprintf(stderr, "wl_compare: exec %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	close(pfd[1]);
-	/*
-	 * Read until EOF, or until wl_stream itself has exited (then take
-	 * what is left in the pipe without waiting: a stray grandchild that
-	 * still holds the pipe open must not stall the comparison).
-	 */
-	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-	for (;;) {
-		struct pollfd pf = { .fd = pfd[0], .events = POLLIN };
-		double left = start + o->timeout - wl_now();
-		ssize_t n;
+	wl_capture_with(argv[0], argv, out, WL_MAX_OUTPUT + 1, co);
+	if (co->ran)
+		return 0;
+	t->exit_code = -1;
+	if (co->fork_errno)
+		snprintf(t->err, sizeof(t->err), "fork: %s",
+			 strerror(co->fork_errno));
+	else
+		snprintf(t->err, sizeof(t->err), "out of resources");
+	return -1;
+}
 
-		if (wl_cmp_stop || left <= 0) {
-			timed_out = !wl_cmp_stop;
-			break;
-		}
-		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
-			exited = 1;
-		if (!exited)
-			poll(&pf, 1, left > 0.2 ? 200 : (int)(left * 1000) + 1);
-		n = read(pfd[0], out + len, WL_MAX_OUTPUT - len);
-		if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-			if (exited)
-				break;
-			continue;
-		}
-		if (n <= 0)
-			break;
-		len += n;
-		if (len >= WL_MAX_OUTPUT)
-			break;
-	}
-	close(pfd[0]);
-	if ((wl_cmp_stop || timed_out) && !exited)
-		wl_kill_wait(pid, &status);
-	else if (!exited)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	t->elapsed = wl_now() - start;
+/* What came of a trial: its exit code, and its result or why none. */
+static void wl_trial_classify(const struct wl_cmp_opts *o,
+			      struct wl_trial *t,
+			      const struct wl_capture_opts *co, char *out)
+{
 	if (wl_cmp_stop) {
 		t->exit_code = -1;
 		snprintf(t->err, sizeof(t->err), "interrupted");
-	} else if (timed_out) {
+	} else if (co->timed_out) {
 		t->exit_code = -1;
 		snprintf(t->err, sizeof(t->err), "timed out after %.0f s",
 			 o->timeout);
-	} else if (WIFEXITED(status)) {
-		t->exit_code = WEXITSTATUS(status);
+	} else if (WIFEXITED(co->status)) {
+		t->exit_code = WEXITSTATUS(co->status);
 		wl_read_result(t, out);
 		if (!t->ok && !t->err[0])
 			snprintf(t->err, sizeof(t->err), "wl_stream exit %d",
@@ -277,7 +223,27 @@ static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
 	} else {
 		t->exit_code = -1;
 		snprintf(t->err, sizeof(t->err), "wl_stream killed by signal %d",
-			 WTERMSIG(status));
+			 WTERMSIG(co->status));
+	}
+}
+
+/* Run one trial's wl_stream; fills exit_code and the parsed result. */
+static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
+{
+	char dur[32], *argv[WL_MAX_ARGS], *out;
+	struct wl_capture_opts co;
+	double start = wl_now();
+
+	wl_trial_argv(o, t, dur, sizeof(dur), argv);
+	out = calloc(1, WL_MAX_OUTPUT + 1);
+	if (!out) {
+		snprintf(t->err, sizeof(t->err), "out of resources");
+		t->exit_code = -1;
+		return;
+	}
+	if (!wl_trial_capture(o, t, argv, out, &co)) {
+		t->elapsed = wl_now() - start;
+		wl_trial_classify(o, t, &co, out);
 	}
 	free(out);
 }
