@@ -15,7 +15,9 @@
  * workloads.  --netns puts the senders and receivers in two namespaces
  * joined by a veth pair; --serve and --remote run them on two hosts.
  * -w netperf:TEST runs Debian's netperf and netserver instead, in the same
- * design and reported the same way (lib/stream/netperf.c).
+ * design and reported the same way (lib/stream/netperf.c).  Both engines
+ * write the run state (lib/stream/run.c) and end in wl_stream_finish(),
+ * which the results (lib/stream/report.c) are printed from.
  *
  * Exit status: 0 ok, 1 run or integrity failure, 2 bad usage, 4 (KSFT_SKIP)
  * workload or pin mode unsupported on this system.
@@ -28,12 +30,16 @@
 #include <unistd.h>
 
 #include "wl/core/clock.h"
-#include "wl/stream/netns.h"
 #include "wl/core/sig.h"
 #include "wl/stream/engine.h"
+#include "wl/stream/netns.h"
 #include "wl/stream/netperf.h"
+#include "wl/stream/opts.h"
 #include "wl/stream/pin.h"
 #include "wl/stream/remote.h"
+#include "wl/stream/report.h"
+#include "wl/stream/run.h"
+#include "wl/stream/workload.h"
 
 static void __attribute__((noreturn)) wl_stream_usage_exit(const char *err)
 {
@@ -47,10 +53,10 @@ int main(int argc, char **argv)
 	struct wl_result res;
 	const char *skip;
 	char why[256] = "", err[256];
-	int ret, ncpus, ss_enabled;
+	int ret, ncpus;
 
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	ret = wl_parse_opts(argc, argv, ncpus, &wl_scfg, err, sizeof(err));
+	ret = wl_parse_opts(argc, argv, ncpus, &wl_srun.cfg, err, sizeof(err));
 	if (ret == 1) {
 		fputs(wl_stream_usage, stdout);
 		return 0;
@@ -58,16 +64,16 @@ int main(int argc, char **argv)
 	if (ret < 0)
 		wl_stream_usage_exit(err);
 
-	if (wl_topo_load(WL_CPU_SYSFS, ncpus, &wl_stopo)) {
+	if (wl_topo_load(WL_CPU_SYSFS, ncpus, &wl_srun.topo)) {
 		fprintf(stderr, "wl_stream: no online CPUs found\n");
 		return WL_EXIT_FAIL;
 	}
-	if (wl_scfg.serve) {
+	if (wl_srun.cfg.serve) {
 		wl_stop_signals(wl_stream_on_signal);
 		return wl_remote_serve();
 	}
-	skip = wl_pin_unsupported(&wl_stopo, wl_scfg.pin);
-	if (!skip && wl_scfg.netperf) {
+	skip = wl_pin_unsupported(&wl_srun.topo, wl_srun.cfg.pin);
+	if (!skip && wl_srun.cfg.netperf) {
 		/* The second engine: netperf runs the workload. */
 		wl_stop_signals(wl_stream_on_signal);
 		return wl_netperf_main();
@@ -86,15 +92,15 @@ int main(int argc, char **argv)
 	if (wl_stream_alloc())
 		return WL_EXIT_FAIL;
 	if (wl_stream_sample_alloc(&s0) || wl_stream_sample_alloc(&s1) ||
-	    wl_stream_result_alloc(&res)) {
+	    wl_stream_result_alloc(&wl_srun, &res)) {
 		fprintf(stderr, "wl_stream: out of memory\n");
 		return WL_EXIT_FAIL;
 	}
 	wl_stop_signals(wl_stream_on_signal);
-	if (wl_scfg.schedstats && wl_stream_schedstats_on())
+	if (wl_srun.cfg.schedstats && wl_stream_schedstats_on())
 		return WL_EXIT_FAIL;
-	if (wl_scfg.netns) {
-		ret = wl_netns_setup(wl_scfg.offload, why, sizeof(why));
+	if (wl_srun.cfg.netns) {
+		ret = wl_netns_setup(wl_srun.cfg.offload, why, sizeof(why));
 		if (ret && wl_stream_interrupted()) {
 			snprintf(why, sizeof(why), "interrupted by a signal while setting up --netns");
 			goto fail;
@@ -107,11 +113,11 @@ int main(int argc, char **argv)
 			goto fail;
 		inet_pton(AF_INET, WL_NETNS_RCV_ADDR, &wl_stream_bind_addr);
 	}
-	if (wl_scfg.remote && wl_remote_connect(why, sizeof(why)))
+	if (wl_srun.cfg.remote && wl_remote_connect(why, sizeof(why)))
 		goto fail;
 	if (wl_stream_listen(why, sizeof(why)))
 		goto fail;
-	if (wl_scfg.remote) {
+	if (wl_srun.cfg.remote) {
 		ret = wl_remote_hello(why, sizeof(why));
 		if (ret == -2) {
 			fprintf(stderr, "wl_stream: SKIP: %s\n", why);
@@ -123,9 +129,9 @@ int main(int argc, char **argv)
 
 	if (wl_stream_start(why, sizeof(why)) || !wl_stream_wait_ready(why, sizeof(why)))
 		goto fail;
-	if (wl_scfg.remote && wl_remote_go(why, sizeof(why)))
+	if (wl_srun.cfg.remote && wl_remote_go(why, sizeof(why)))
 		goto fail;
-	wl_perf_open(&wl_sperf, wl_stopo.cpu, wl_stopo.ncpus);
+	wl_perf_open(&wl_srun.perf, wl_srun.topo.cpu, wl_srun.topo.ncpus);
 
 	/*
 	 * The barrier: every worker is connected and waiting; go.  The
@@ -135,14 +141,14 @@ int main(int argc, char **argv)
 	wl_stream_set_phase(WL_PH_WARMUP);
 	if (!wl_stream_wait_first_data(&res.first_data_s, why, sizeof(why)))
 		goto fail;
-	if (wl_scfg.warmup > 0 && !wl_stream_watch(wl_now() + wl_scfg.warmup, why,
-						   sizeof(why)))
+	if (wl_srun.cfg.warmup > 0 &&
+	    !wl_stream_watch(wl_now() + wl_srun.cfg.warmup, why, sizeof(why)))
 		goto fail;
 	wl_stream_set_phase(WL_PH_MEASURE);
 	wl_stream_sample(&s0);
 	wl_stream_track(s0.t, true);
 	/* From the first sample's time: sampling is part of the window. */
-	if (!wl_stream_watch(s0.t + wl_scfg.duration, why, sizeof(why)))
+	if (!wl_stream_watch(s0.t + wl_srun.cfg.duration, why, sizeof(why)))
 		goto fail;
 	wl_stream_sample(&s1);
 	wl_stream_track(s1.t, false);
@@ -150,21 +156,11 @@ int main(int argc, char **argv)
 	wl_stream_set_phase(WL_PH_STOP);
 	if (!wl_stream_wait_done(why, sizeof(why)))
 		goto fail;
-	if (wl_scfg.remote && wl_remote_final(why, sizeof(why)))
+	if (wl_srun.cfg.remote && wl_remote_final(why, sizeof(why)))
 		goto fail;
-	ss_enabled = wl_schedstats_enabled();
-	wl_stream_restore_schedstats();
-	wl_stream_compute(&s0, &s1, &res);
-	wl_perf_close(&wl_sperf);
-	if (wl_scfg.json)
-		wl_stream_print_json(&res, &s0, &s1, ss_enabled);
-	else if (wl_scfg.brief)
-		wl_stream_print_brief(&res);
-	else
-		wl_stream_print_table(&res, &s0, &s1, ss_enabled);
-	fflush(stdout);
+	ret = wl_stream_finish(&s0, &s1, &res);
 	wl_netns_cleanup();
-	return res.integrity ? 0 : WL_EXIT_FAIL;
+	return ret;
 
 fail:
 	fprintf(stderr, "wl_stream: %s\n", why);

@@ -6,8 +6,8 @@
  * files (v15 and v17, malformed and unknown versions rejected), the LLC map
  * and --pin placements from fixture sysfs trees, the latency histogram's
  * percentiles, the JSON writer (its output read back by the JSON reader),
- * and --brief's line as wl_stream's own code prints it: Avg is the
- * aggregate over the instances.
+ * and --brief's line as wl_stream's own report prints it from a made-up
+ * run: Avg is the aggregate over the instances.
  * Fixtures: tests/fixtures/wl_stream/.
  */
 #include <errno.h>
@@ -24,9 +24,10 @@
 #include "wl/core/json_read.h"
 #include "wl/core/json_write.h"
 #include "wl/kernel/schedstat.h"
-#include "wl/stream/engine.h"
 #include "wl/stream/opts.h"
 #include "wl/stream/pin.h"
+#include "wl/stream/report.h"
+#include "wl/stream/run.h"
 #include "wl/kernel/topo.h"
 
 static char fixtures[PATH_MAX];
@@ -568,6 +569,9 @@ static void test_json(void)
 	free(buf);
 }
 
+/* The made-up run --brief's lines are printed from. */
+static struct wl_stream_run brief_run;
+
 /* What wl_stream_print_brief() prints for @aggregate under the options @line. */
 static void brief_line(const char *line, double aggregate, char *buf,
 		       size_t len)
@@ -579,14 +583,14 @@ static void brief_line(const char *line, double aggregate, char *buf,
 
 	buf[0] = '\0';
 	f = tmpfile();
-	if (!f || parse(line, 4, &wl_scfg, err))
+	if (!f || parse(line, 4, &brief_run.cfg, err))
 		ksft_exit_fail_msg("brief: setup for '%s' failed\n", line);
 	memset(&res, 0, sizeof(res));
 	res.aggregate = aggregate;
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
 	dup2(fileno(f), STDOUT_FILENO);
-	wl_stream_print_brief(&res);
+	wl_stream_print_brief(&brief_run, &res);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -622,7 +626,7 @@ static void test_brief(void)
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
 		brief_line(t[i].line, t[i].aggregate, buf, sizeof(buf));
 		if (sscanf(buf, "%31[A-Z_]-%d : Avg: %lf", name, &n, &avg) != 3 ||
-		    n != wl_scfg.instances ||
+		    n != brief_run.cfg.instances ||
 		    fabs(avg - t[i].aggregate / n) > 0.05 + 1e-9 ||
 		    strcmp(buf, t[i].want)) {
 			ksft_print_msg("'%s', aggregate %g: '%s', want '%s'",

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wl_stream's engine: the senders and receivers of each workload, their
- * barrier and shared counters, the controller's watch over the window, and
- * the samples taken at its edges.  See wl/stream/engine.h.
+ * wl_stream's engine: the controller of a run of wl_stream's own workers
+ * (lib/stream/workload.c) -- their sockets, start, barrier and shared
+ * counters, the watch over the window, and the samples taken at its
+ * edges -- and the end of a run for both engines.  See wl/stream/engine.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,9 +11,7 @@
 #include <linux/futex.h>
 #include <linux/tipc.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,60 +23,43 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
 #include <time.h>
 #include <unistd.h>
-/* After the libc socket headers, which it relies on. */
-#include <linux/sctp.h>
 
 #include "wl/core/clock.h"
-#include "wl/stream/netns.h"
+#include "wl/kernel/perf.h"
 #include "wl/kernel/schedstat.h"
 #include "wl/stream/engine.h"
+#include "wl/stream/netns.h"
 #include "wl/stream/pin.h"
+#include "wl/stream/report.h"
+#include "wl/stream/run.h"
 #include "wl/stream/wakelab.h"
+#include "wl/stream/workload.h"
 
-#define WL_PERIOD		251	/* Payload pattern period (prime). */
 #define WL_SETUP_TIMEOUT_S	60
 #define WL_FIRST_DATA_TIMEOUT_S	30
 #define WL_DRAIN_TIMEOUT_S	30
 #define WL_POLL_NS		10000000L
-#define WL_UDP_IDLE_MS		100
 #define WL_THREAD_STACK		(256 << 10)
 /* TIPC service type of a run: this base plus the controller's PID. */
 #define WL_TIPC_TYPE_BASE	0x10000u
 
-struct wl_worker_arg {
-	int inst;
-	bool sender;
-};
-
-const char * const wl_sctp_mib[WL_SCTP_MIB_NR] = {
-	"SctpT1InitExpireds", "SctpT3RtxExpireds", "SctpT3Retransmits",
-	"SctpFastRetransmits", "SctpDelaySackExpireds", "SctpInPktDiscards",
-	"SctpInDataChunkDiscards",
-};
-
 bool (*wl_stream_peer_poll)(bool now, char *why, size_t len);
 struct in_addr wl_stream_bind_addr = { .s_addr = 0x0100007f };	/* 127.0.0.1 */
-struct wl_cfg wl_scfg;
-struct wl_shared *wl_sh;
-struct wl_topo wl_stopo;
-struct wl_perf wl_sperf;
-double *wl_prog_gap;
 
 static size_t wl_sh_len;
 static volatile sig_atomic_t wl_sig;
 static int wl_nworkers;
 static int wl_schedstats_old = -1;
-static unsigned char *wl_pattern;	/* WL_PERIOD repeats, long enough */
 
 /*
  * Progress of each instance as the controller sees it at every poll of the
  * window: the last count, when it last moved, and the longest time it did
- * not (wl_prog_gap; resolution: the poll interval, WL_POLL_NS * 5 at most).
+ * not (wl_srun.prog_gap; resolution: the poll interval, WL_POLL_NS * 5 at
+ * most).
  */
 static uint64_t *wl_prog_last;
 static double *wl_prog_moved;
@@ -94,28 +76,16 @@ static unsigned long long wl_sctp_end[WL_SCTP_MIB_NR];
 static bool wl_sctp_ok, wl_sctp_pending;
 static uint64_t *wl_sctp_held;
 
-static uint64_t wl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
 static uint32_t wl_phase(void)
 {
-	return __atomic_load_n(&wl_sh->phase, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&wl_srun.sh->phase, __ATOMIC_ACQUIRE);
 }
 
 void wl_stream_set_phase(uint32_t ph)
 {
-	__atomic_store_n(&wl_sh->phase, ph, __ATOMIC_RELEASE);
-	syscall(SYS_futex, &wl_sh->phase, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
-static void wl_store(uint64_t *p, uint64_t v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+	__atomic_store_n(&wl_srun.sh->phase, ph, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &wl_srun.sh->phase, FUTEX_WAKE, INT_MAX, NULL, NULL,
+		0);
 }
 
 static uint64_t wl_load(uint64_t *p)
@@ -130,8 +100,10 @@ static uint64_t wl_load(uint64_t *p)
  */
 static uint64_t wl_progress(int i)
 {
-	return wl_workload_rr(wl_scfg.workload) ? wl_load(&wl_sh->inst[i].rcv.msgs) :
-	       wl_load(&wl_sh->inst[i].rcv.bytes);
+	struct wl_slot *rcv = &wl_srun.sh->inst[i].rcv;
+
+	return wl_workload_rr(wl_srun.cfg.workload) ? wl_load(&rcv->msgs) :
+	       wl_load(&rcv->bytes);
 }
 
 /* Start (@start) or continue tracking the instances' progress at @now. */
@@ -140,13 +112,13 @@ void wl_stream_track(double now, bool start)
 	uint64_t v;
 	int i;
 
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		v = wl_progress(i);
 		if (start) {
-			wl_prog_gap[i] = 0;
+			wl_srun.prog_gap[i] = 0;
 		} else if (v == wl_prog_last[i]) {
-			if (now - wl_prog_moved[i] > wl_prog_gap[i])
-				wl_prog_gap[i] = now - wl_prog_moved[i];
+			if (now - wl_prog_moved[i] > wl_srun.prog_gap[i])
+				wl_srun.prog_gap[i] = now - wl_prog_moved[i];
 			continue;
 		}
 		wl_prog_last[i] = v;
@@ -155,512 +127,13 @@ void wl_stream_track(double now, bool start)
 	wl_tracking = start;
 }
 
-/* Record why a worker gives up; returns the worker's exit status. */
-static int wl_fail(struct wl_slot *s, const char *what, int err)
-{
-	snprintf(s->msg, sizeof(s->msg), "%s: %s", what, strerror(err));
-	__atomic_store_n(&s->failed, 1, __ATOMIC_RELEASE);
-	return WL_EXIT_FAIL;
-}
-
-bool wl_stream_sctp(void)
-{
-	return wl_scfg.workload == WL_SCTP_STREAM ||
-	       wl_scfg.workload == WL_SCTP_STREAM_MANY;
-}
-
-bool wl_stream_reliable(void)
-{
-	return wl_scfg.workload == WL_TCP_STREAM ||
-	       wl_scfg.workload == WL_TIPC_STREAM || wl_stream_sctp();
-}
-
 bool wl_stream_local(bool sender)
 {
-	if (!wl_scfg.remote && !wl_scfg.serve)
+	if (!wl_srun.cfg.remote && !wl_srun.cfg.serve)
 		return true;
 	/* A client runs the senders unless --receive; a server the others. */
-	return sender == (wl_scfg.remote ? !wl_scfg.receive : wl_scfg.receive);
-}
-
-/* Whether the receiver accepts a connection (one-to-one styles). */
-static bool wl_connected(void)
-{
-	return wl_scfg.workload == WL_TCP_STREAM || wl_workload_rr(wl_scfg.workload) ||
-	       wl_scfg.workload == WL_SCTP_STREAM || wl_scfg.workload == WL_TIPC_STREAM;
-}
-
-/*
- * TIPC has no half-close: shutdown() takes SHUT_RDWR only, and the peer
- * reads the end of the stream after the data sent before it.
- */
-static int wl_shut_wr(int fd)
-{
-	return shutdown(fd, wl_workload_tipc(wl_scfg.workload) ? SHUT_RDWR : SHUT_WR);
-}
-
-static void wl_socket_type(int *family, int *type, int *proto)
-{
-	*family = wl_workload_tipc(wl_scfg.workload) ? AF_TIPC : AF_INET;
-	switch (wl_scfg.workload) {
-	case WL_UDP_STREAM:
-		*type = SOCK_DGRAM;
-		*proto = 0;
-		break;
-	case WL_SCTP_STREAM:
-		*type = SOCK_STREAM;
-		*proto = IPPROTO_SCTP;
-		break;
-	case WL_SCTP_STREAM_MANY:
-		*type = SOCK_SEQPACKET;
-		*proto = IPPROTO_SCTP;
-		break;
-	default:
-		*type = SOCK_STREAM;
-		*proto = 0;
-		break;
-	}
-}
-
-static int wl_set_bufs(int fd, long bytes)
-{
-	int v = (int)bytes;
-
-	if (!bytes)
-		return 0;
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof(v)) ||
-	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v)))
-		return -1;
-	return 0;
-}
-
-static int wl_pin_self(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu < 0)
-		return 0;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-/* Tell the controller setup is done and wait for the common start. */
-static void wl_barrier(void)
-{
-	__atomic_add_fetch(&wl_sh->ready, 1, __ATOMIC_SEQ_CST);
-	while (wl_phase() == WL_PH_SETUP)
-		syscall(SYS_futex, &wl_sh->phase, FUTEX_WAIT, WL_PH_SETUP, NULL,
-			NULL, 0);
-}
-
-/* Payload check: @n bytes at stream offset @off match the pattern. */
-static bool wl_payload_ok(const unsigned char *buf, size_t n, uint64_t off)
-{
-	return !memcmp(buf, wl_pattern + off % WL_PERIOD, n);
-}
-
-static int wl_send_all(int fd, const unsigned char *buf, size_t n)
-{
-	ssize_t r;
-
-	while (n) {
-		r = send(fd, buf, n, MSG_NOSIGNAL);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += r;
-		n -= r;
-	}
-	return 0;
-}
-
-/* 1 when @n bytes arrived, 0 on EOF before the first byte, -1 else. */
-static int wl_recv_all(int fd, unsigned char *buf, size_t n)
-{
-	size_t got = 0;
-	ssize_t r;
-
-	while (got < n) {
-		r = recv(fd, buf + got, n - got, 0);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (r == 0) {
-			errno = EPIPE;
-			return got ? -1 : 0;
-		}
-		got += r;
-	}
-	return 1;
-}
-
-/* TCP and SCTP one-to-one sender: send until told to stop, then shut down. */
-static int wl_stream_send(struct wl_inst *in, int fd)
-{
-	struct wl_slot *s = &in->snd;
-	size_t m = wl_scfg.msg_size;
-	uint64_t off = 0, calls = 0;
-	ssize_t n;
-
-	while (wl_phase() != WL_PH_STOP) {
-		n = send(fd, wl_pattern + off % WL_PERIOD, m, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return wl_fail(s, "send", errno);
-		}
-		off += n;
-		wl_store(&s->bytes, off);
-		wl_store(&s->msgs, ++calls);
-	}
-	if (wl_shut_wr(fd))
-		return wl_fail(s, "shutdown", errno);
-	return 0;
-}
-
-/* Account @n bytes received at stream offset *@off (checked with -v). */
-static void wl_received(struct wl_slot *s, const unsigned char *buf,
-			ssize_t n, uint64_t *off, uint64_t *calls)
-{
-	if (wl_scfg.verify && !wl_payload_ok(buf, n, *off))
-		s->verify_fail++;
-	*off += n;
-	wl_store(&s->bytes, *off);
-	wl_store(&s->msgs, ++*calls);
-}
-
-/* TCP and SCTP one-to-one receiver: read to EOF. */
-static int wl_stream_recv(struct wl_inst *in, int fd, unsigned char *buf)
-{
-	struct wl_slot *s = &in->rcv;
-	uint64_t off = 0, calls = 0;
-	ssize_t n;
-
-	for (;;) {
-		n = recv(fd, buf, wl_scfg.recv_size, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return wl_fail(s, "recv", errno);
-		}
-		if (n == 0)
-			break;
-		wl_received(s, buf, n, &off, &calls);
-	}
-	return 0;
-}
-
-/* SCTP one-to-many sender: sendto() the receiver's address; close ends. */
-static int wl_many_send(struct wl_inst *in, int fd)
-{
-	struct wl_slot *s = &in->snd;
-	size_t m = wl_scfg.msg_size;
-	uint64_t off = 0, calls = 0;
-	ssize_t n;
-
-	while (wl_phase() != WL_PH_STOP) {
-		n = sendto(fd, wl_pattern + off % WL_PERIOD, m, MSG_NOSIGNAL,
-			   (struct sockaddr *)&in->addr, in->addrlen);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return wl_fail(s, "sendto", errno);
-		}
-		off += n;
-		wl_store(&s->bytes, off);
-		wl_store(&s->msgs, ++calls);
-	}
-	/* close() shuts the association down once all data is acked. */
-	return 0;
-}
-
-/* SCTP one-to-many receiver: data until the shutdown notification. */
-static int wl_many_recv(struct wl_inst *in, int fd, unsigned char *buf)
-{
-	struct wl_slot *s = &in->rcv;
-	union sctp_notification *sn = (void *)buf;
-	uint64_t off = 0, calls = 0;
-	struct msghdr mh;
-	struct iovec iov;
-	ssize_t n;
-
-	for (;;) {
-		memset(&mh, 0, sizeof(mh));
-		iov.iov_base = buf;
-		iov.iov_len = wl_scfg.recv_size;
-		mh.msg_iov = &iov;
-		mh.msg_iovlen = 1;
-		n = recvmsg(fd, &mh, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return wl_fail(s, "recvmsg", errno);
-		}
-		if (n == 0)
-			break;
-		if (mh.msg_flags & MSG_NOTIFICATION) {
-			if (n < (ssize_t)sizeof(__u16))
-				continue;
-			if (sn->sn_header.sn_type == SCTP_SHUTDOWN_EVENT)
-				break;
-			if (sn->sn_header.sn_type == SCTP_ASSOC_CHANGE &&
-			    n >= (ssize_t)sizeof(struct sctp_assoc_change)) {
-				if (sn->sn_assoc_change.sac_state ==
-				    SCTP_SHUTDOWN_COMP)
-					break;
-				if (sn->sn_assoc_change.sac_state ==
-				    SCTP_COMM_LOST)
-					return wl_fail(s, "association",
-						       ECONNRESET);
-			}
-			continue;
-		}
-		wl_received(s, buf, n, &off, &calls);
-	}
-	return 0;
-}
-
-/* UDP sender: datagrams of -m bytes, each the pattern from offset 0. */
-static int wl_udp_send(struct wl_inst *in, int fd)
-{
-	struct wl_slot *s = &in->snd;
-	size_t m = wl_scfg.msg_size;
-	uint64_t bytes = 0, calls = 0, errs = 0;
-	ssize_t n;
-
-	while (wl_phase() != WL_PH_STOP) {
-		n = send(fd, wl_pattern, m, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			/* Queue full or receiver not yet draining: count. */
-			if (errno == ENOBUFS || errno == EAGAIN ||
-			    errno == ECONNREFUSED) {
-				wl_store(&s->errors, ++errs);
-				continue;
-			}
-			return wl_fail(s, "send", errno);
-		}
-		bytes += n;
-		wl_store(&s->bytes, bytes);
-		wl_store(&s->msgs, ++calls);
-	}
-	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
-	return 0;
-}
-
-/* UDP receiver: until the sender is done and the socket stays quiet. */
-static int wl_udp_recv(struct wl_inst *in, int fd, unsigned char *buf)
-{
-	struct timeval tv = { 0, WL_UDP_IDLE_MS * 1000 };
-	struct wl_slot *s = &in->rcv;
-	uint64_t bytes = 0, calls = 0;
-	int idle = 0;
-	ssize_t n;
-
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
-		return wl_fail(s, "setsockopt SO_RCVTIMEO", errno);
-	for (;;) {
-		n = recv(fd, buf, wl_scfg.recv_size, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
-				return wl_fail(s, "recv", errno);
-			if (__atomic_load_n(&in->snd.done, __ATOMIC_ACQUIRE) &&
-			    ++idle >= 2)
-				break;
-			continue;
-		}
-		idle = 0;
-		if (wl_scfg.verify && (n != wl_scfg.msg_size ||
-				       !wl_payload_ok(buf, n, 0)))
-			s->verify_fail++;
-		bytes += n;
-		wl_store(&s->bytes, bytes);
-		wl_store(&s->msgs, ++calls);
-	}
-	return 0;
-}
-
-/* tcp_rr client: one request of -m bytes, one response of -M bytes. */
-static int wl_rr_client(struct wl_inst *in, int fd, unsigned char *buf)
-{
-	struct wl_slot *s = &in->snd;
-	uint64_t t0, trans = 0;
-	uint32_t ph;
-	int r;
-
-	for (;;) {
-		ph = wl_phase();
-		if (ph == WL_PH_STOP)
-			break;
-		t0 = wl_now_ns();
-		if (wl_send_all(fd, wl_pattern, wl_scfg.msg_size))
-			return wl_fail(s, "send", errno);
-		r = wl_recv_all(fd, buf, wl_scfg.recv_size);
-		if (r <= 0)
-			return wl_fail(s, "recv response", r ? errno : EPIPE);
-		if (ph == WL_PH_MEASURE)
-			wl_hist_add(&in->hist, wl_now_ns() - t0);
-		if (wl_scfg.verify && !wl_payload_ok(buf, wl_scfg.recv_size, 0))
-			s->verify_fail++;
-		wl_store(&s->msgs, ++trans);
-		wl_store(&s->bytes, trans * (wl_scfg.msg_size + wl_scfg.recv_size));
-	}
-	if (wl_shut_wr(fd))
-		return wl_fail(s, "shutdown", errno);
-	if (wl_workload_tipc(wl_scfg.workload))
-		return 0;	/* Shut both ways: nothing more to read. */
-	/* The server closes after our EOF; anything else is an error. */
-	r = wl_recv_all(fd, buf, 1);
-	if (r)
-		return wl_fail(s, "recv after shutdown", r > 0 ? EPROTO : errno);
-	return 0;
-}
-
-/* tcp_rr server: answer every request until EOF. */
-static int wl_rr_server(struct wl_inst *in, int fd, unsigned char *buf)
-{
-	struct wl_slot *s = &in->rcv;
-	uint64_t trans = 0;
-	int r;
-
-	for (;;) {
-		r = wl_recv_all(fd, buf, wl_scfg.msg_size);
-		if (r == 0)
-			break;
-		if (r < 0)
-			return wl_fail(s, "recv request", errno);
-		if (wl_scfg.verify && !wl_payload_ok(buf, wl_scfg.msg_size, 0))
-			s->verify_fail++;
-		if (wl_send_all(fd, wl_pattern, wl_scfg.recv_size))
-			return wl_fail(s, "send response", errno);
-		wl_store(&s->msgs, ++trans);
-		wl_store(&s->bytes, trans * (wl_scfg.msg_size + wl_scfg.recv_size));
-	}
-	return 0;
-}
-
-static int wl_sender(struct wl_inst *in)
-{
-	struct wl_slot *s = &in->snd;
-	unsigned char *buf = NULL;
-	int fd, family, type, proto, ret;
-
-	if (wl_scfg.netns && wl_netns_enter(WL_NS_SND))
-		return wl_fail(s, "setns (sender namespace)", errno);
-	wl_socket_type(&family, &type, &proto);
-	fd = socket(family, type | SOCK_CLOEXEC, proto);
-	if (fd < 0)
-		return wl_fail(s, "socket", errno);
-	if (wl_set_bufs(fd, wl_scfg.sndbuf))
-		return wl_fail(s, "setsockopt -s", errno);
-	if (wl_scfg.workload != WL_SCTP_STREAM_MANY &&
-	    connect(fd, (struct sockaddr *)&in->addr, in->addrlen))
-		return wl_fail(s, "connect", errno);
-	if (wl_workload_rr(wl_scfg.workload)) {
-		buf = malloc(wl_scfg.recv_size);
-		if (!buf)
-			return wl_fail(s, "malloc", ENOMEM);
-	}
-	wl_barrier();
-	switch (wl_scfg.workload) {
-	case WL_UDP_STREAM:
-		ret = wl_udp_send(in, fd);
-		break;
-	case WL_SCTP_STREAM_MANY:
-		ret = wl_many_send(in, fd);
-		break;
-	case WL_TCP_RR:
-	case WL_TIPC_RR:
-		ret = wl_rr_client(in, fd, buf);
-		break;
-	default:
-		ret = wl_stream_send(in, fd);
-		break;
-	}
-	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
-	s->cpu = sched_getcpu();
-	close(fd);
-	free(buf);
-	return ret;
-}
-
-static int wl_receiver(struct wl_inst *in)
-{
-	struct wl_slot *s = &in->rcv;
-	struct sctp_event_subscribe ev;
-	unsigned char *buf;
-	int fd, ret;
-
-	buf = malloc(wl_scfg.recv_size > wl_scfg.msg_size ? wl_scfg.recv_size :
-		     wl_scfg.msg_size);
-	if (!buf)
-		return wl_fail(s, "malloc", ENOMEM);
-	fd = in->lfd;
-	if (wl_connected()) {
-		fd = accept4(in->lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0)
-			return wl_fail(s, "accept", errno);
-		close(in->lfd);
-	}
-	if (wl_stream_sctp()) {
-		/* Only the shutdown and association events, or none. */
-		memset(&ev, 0, sizeof(ev));
-		ev.sctp_association_event = 1;
-		ev.sctp_shutdown_event = 1;
-		if (wl_scfg.workload == WL_SCTP_STREAM)
-			memset(&ev, 0, sizeof(ev));
-		if (setsockopt(fd, IPPROTO_SCTP, SCTP_EVENTS, &ev,
-			       offsetof(struct sctp_event_subscribe,
-					sctp_partial_delivery_event)))
-			return wl_fail(s, "setsockopt SCTP_EVENTS", errno);
-	}
-	wl_barrier();
-	switch (wl_scfg.workload) {
-	case WL_UDP_STREAM:
-		ret = wl_udp_recv(in, fd, buf);
-		break;
-	case WL_SCTP_STREAM_MANY:
-		ret = wl_many_recv(in, fd, buf);
-		break;
-	case WL_TCP_RR:
-	case WL_TIPC_RR:
-		ret = wl_rr_server(in, fd, buf);
-		break;
-	default:
-		ret = wl_stream_recv(in, fd, buf);
-		break;
-	}
-	s->cpu = sched_getcpu();
-	close(fd);
-	free(buf);
-	return ret;
-}
-
-static int wl_worker(int i, bool sender)
-{
-	struct wl_inst *in = &wl_sh->inst[i];
-	struct wl_slot *s = sender ? &in->snd : &in->rcv;
-
-	if (wl_pin_self(sender ? in->snd_pin : in->rcv_pin))
-		return wl_fail(s, "sched_setaffinity", errno);
-	return sender ? wl_sender(in) : wl_receiver(in);
-}
-
-static void *wl_thread(void *p)
-{
-	struct wl_worker_arg *a = p;
-
-	wl_worker(a->inst, a->sender);
-	__atomic_add_fetch(&wl_sh->finished, 1, __ATOMIC_SEQ_CST);
-	return NULL;
+	return sender == (wl_srun.cfg.remote ? !wl_srun.cfg.receive :
+			  wl_srun.cfg.receive);
 }
 
 void wl_stream_on_signal(int sig)
@@ -681,17 +154,17 @@ static void wl_kill_all(void)
 {
 	int i, k;
 
-	if (wl_scfg.threads)
+	if (wl_srun.cfg.threads)
 		return;
-	for (i = 0; i < wl_scfg.instances; i++)
+	for (i = 0; i < wl_srun.cfg.instances; i++)
 		for (k = 0; k < 2; k++)
-			if (wl_sh->inst[i].pid[k] > 0)
-				kill(wl_sh->inst[i].pid[k], SIGKILL);
-	for (i = 0; i < wl_scfg.instances; i++)
+			if (wl_srun.sh->inst[i].pid[k] > 0)
+				kill(wl_srun.sh->inst[i].pid[k], SIGKILL);
+	for (i = 0; i < wl_srun.cfg.instances; i++)
 		for (k = 0; k < 2; k++)
-			if (wl_sh->inst[i].pid[k] > 0) {
-				waitpid(wl_sh->inst[i].pid[k], NULL, 0);
-				wl_sh->inst[i].pid[k] = 0;
+			if (wl_srun.sh->inst[i].pid[k] > 0) {
+				waitpid(wl_srun.sh->inst[i].pid[k], NULL, 0);
+				wl_srun.sh->inst[i].pid[k] = 0;
 			}
 }
 
@@ -708,15 +181,19 @@ static const char *wl_worker_failure(int *inst, const char **role)
 {
 	int i;
 
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		*inst = i;
-		if (__atomic_load_n(&wl_sh->inst[i].snd.failed, __ATOMIC_ACQUIRE)) {
-			*role = wl_workload_rr(wl_scfg.workload) ? "client" : "sender";
-			return wl_sh->inst[i].snd.msg;
+		if (__atomic_load_n(&wl_srun.sh->inst[i].snd.failed,
+				    __ATOMIC_ACQUIRE)) {
+			*role = wl_workload_rr(wl_srun.cfg.workload) ?
+				"client" : "sender";
+			return wl_srun.sh->inst[i].snd.msg;
 		}
-		if (__atomic_load_n(&wl_sh->inst[i].rcv.failed, __ATOMIC_ACQUIRE)) {
-			*role = wl_workload_rr(wl_scfg.workload) ? "server" : "receiver";
-			return wl_sh->inst[i].rcv.msg;
+		if (__atomic_load_n(&wl_srun.sh->inst[i].rcv.failed,
+				    __ATOMIC_ACQUIRE)) {
+			*role = wl_workload_rr(wl_srun.cfg.workload) ?
+				"server" : "receiver";
+			return wl_srun.sh->inst[i].rcv.msg;
 		}
 	}
 	return NULL;
@@ -731,16 +208,16 @@ static int wl_reap(bool early, char *why, size_t len)
 	int i, k, st, running = 0;
 	pid_t r;
 
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		for (k = 0; k < 2; k++) {
-			if (wl_sh->inst[i].pid[k] <= 0)
+			if (wl_srun.sh->inst[i].pid[k] <= 0)
 				continue;
-			r = waitpid(wl_sh->inst[i].pid[k], &st, WNOHANG);
+			r = waitpid(wl_srun.sh->inst[i].pid[k], &st, WNOHANG);
 			if (r == 0) {
 				running++;
 				continue;
 			}
-			wl_sh->inst[i].pid[k] = 0;
+			wl_srun.sh->inst[i].pid[k] = 0;
 			if (r < 0)
 				continue;
 			if (WIFSIGNALED(st))
@@ -778,7 +255,7 @@ static bool wl_check_abort(bool running, char *why, size_t len)
 		snprintf(why, len, "instance %d %s: %s", i, role, msg);
 		return true;
 	}
-	if (running && !wl_scfg.threads) {
+	if (running && !wl_srun.cfg.threads) {
 		wl_reap(true, why, len);
 		if (why[0])
 			return true;
@@ -833,7 +310,7 @@ bool wl_stream_watch(double end, char *why, size_t len)
 static void wl_tipc_addr(struct wl_inst *in, bool bind)
 {
 	struct sockaddr_tipc *t = (struct sockaddr_tipc *)&in->addr;
-	unsigned int i = in - wl_sh->inst;
+	unsigned int i = in - wl_srun.sh->inst;
 
 	memset(&in->addr, 0, sizeof(in->addr));
 	t->family = AF_TIPC;
@@ -862,7 +339,7 @@ static int wl_make_lfd(struct wl_inst *in, char *why, size_t len)
 	socklen_t alen;
 
 	wl_socket_type(&family, &type, &proto);
-	if (wl_scfg.netns && wl_netns_enter(WL_NS_RCV)) {
+	if (wl_srun.cfg.netns && wl_netns_enter(WL_NS_RCV)) {
 		snprintf(why, len, "setns (receiver namespace): %s",
 			 strerror(errno));
 		return -EIO;
@@ -870,7 +347,7 @@ static int wl_make_lfd(struct wl_inst *in, char *why, size_t len)
 	fd = socket(family, type | SOCK_CLOEXEC, proto);
 	if (fd < 0)
 		err = errno;
-	if (wl_scfg.netns && wl_netns_enter(WL_NS_HOME)) {
+	if (wl_srun.cfg.netns && wl_netns_enter(WL_NS_HOME)) {
 		snprintf(why, len, "setns (back): %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -889,7 +366,7 @@ static int wl_make_lfd(struct wl_inst *in, char *why, size_t len)
 		in->addrlen = sizeof(*sin);
 	}
 	alen = in->addrlen;
-	if (wl_set_bufs(fd, wl_scfg.rcvbuf) ||
+	if (wl_set_bufs(fd, wl_srun.cfg.rcvbuf) ||
 	    bind(fd, (struct sockaddr *)&in->addr, in->addrlen) ||
 	    (family != AF_TIPC &&
 	     getsockname(fd, (struct sockaddr *)&in->addr, &alen)) ||
@@ -914,11 +391,11 @@ int wl_stream_listen(char *why, size_t len)
 {
 	int i, err;
 
-	for (i = 0; i < wl_scfg.instances; i++) {
-		wl_sh->inst[i].lfd = -1;
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
+		wl_srun.sh->inst[i].lfd = -1;
 		if (!wl_stream_local(false))
 			continue;
-		err = wl_make_lfd(&wl_sh->inst[i], why, len);
+		err = wl_make_lfd(&wl_srun.sh->inst[i], why, len);
 		if (err)
 			return err;
 	}
@@ -947,7 +424,7 @@ int wl_stream_start(char *why, size_t len)
 	struct wl_inst *in;
 	int i, k, err;
 
-	args = calloc(2 * wl_scfg.instances, sizeof(*args));
+	args = calloc(2 * wl_srun.cfg.instances, sizeof(*args));
 	if (!args) {
 		snprintf(why, len, "out of memory");
 		return -1;
@@ -955,17 +432,18 @@ int wl_stream_start(char *why, size_t len)
 	/* Workers need little stack; thousands of 8 MiB stacks do not fit. */
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WL_THREAD_STACK);
-	for (i = 0; i < wl_scfg.instances; i++) {
-		in = &wl_sh->inst[i];
-		wl_pin_cpus(&wl_stopo, wl_scfg.pin, i, &in->snd_pin, &in->rcv_pin);
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
+		in = &wl_srun.sh->inst[i];
+		wl_pin_cpus(&wl_srun.topo, wl_srun.cfg.pin, i, &in->snd_pin,
+			    &in->rcv_pin);
 		for (k = 0; k < 2; k++) {
 			if (!wl_stream_local(k == 0))
 				continue;
-			if (wl_scfg.threads) {
+			if (wl_srun.cfg.threads) {
 				args[2 * i + k].inst = i;
 				args[2 * i + k].sender = k == 0;
 				err = pthread_create(&in->tid[k], &attr,
-						     wl_thread,
+						     wl_worker_thread,
 						     &args[2 * i + k]);
 				if (err) {
 					snprintf(why, len,
@@ -989,7 +467,7 @@ int wl_stream_start(char *why, size_t len)
 			wl_nworkers++;
 		}
 		/* The receiver owns it now (threads: shares it). */
-		if (!wl_scfg.threads && wl_stream_local(false))
+		if (!wl_srun.cfg.threads && wl_stream_local(false))
 			close(in->lfd);
 	}
 	return 0;
@@ -1000,13 +478,14 @@ bool wl_stream_wait_ready(char *why, size_t len)
 {
 	double end = wl_now() + WL_SETUP_TIMEOUT_S;
 
-	while (__atomic_load_n(&wl_sh->ready, __ATOMIC_ACQUIRE) <
+	while (__atomic_load_n(&wl_srun.sh->ready, __ATOMIC_ACQUIRE) <
 	       (uint32_t)wl_nworkers) {
 		if (wl_check_abort(true, why, len))
 			return false;
 		if (wl_now() > end) {
 			snprintf(why, len, "setup timed out after %d s (%u of %d workers ready)",
-				 WL_SETUP_TIMEOUT_S, wl_sh->ready, wl_nworkers);
+				 WL_SETUP_TIMEOUT_S, wl_srun.sh->ready,
+				 wl_nworkers);
 			return false;
 		}
 		wl_nap();
@@ -1030,17 +509,18 @@ bool wl_stream_wait_first_data(double *took, char *why, size_t len)
 	for (;;) {
 		if (wl_check_abort(true, why, len))
 			return false;
-		for (i = 0, started = 0; i < wl_scfg.instances; i++)
+		for (i = 0, started = 0; i < wl_srun.cfg.instances; i++)
 			started += wl_progress(i) > 0;
-		if (started == wl_scfg.instances)
+		if (started == wl_srun.cfg.instances)
 			break;
 		if (wl_now() > end) {
-			for (i = 0; i < wl_scfg.instances && wl_progress(i); i++)
+			for (i = 0; i < wl_srun.cfg.instances && wl_progress(i);
+			     i++)
 				;
 			snprintf(why, len,
 				 "instance %d moved no data within %d s of the start (%d of %d instances started)",
 				 i, WL_FIRST_DATA_TIMEOUT_S, started,
-				 wl_scfg.instances);
+				 wl_srun.cfg.instances);
 			return false;
 		}
 		wl_nap();
@@ -1080,7 +560,7 @@ static int wl_sctp_mibs(unsigned long long *v)
 	unsigned long long ns[WL_SCTP_MIB_NR];
 	int side, k, ret = 0;
 
-	if (!wl_scfg.netns)
+	if (!wl_srun.cfg.netns)
 		return wl_sctp_mib_read(v);
 	memset(v, 0, WL_SCTP_MIB_NR * sizeof(*v));
 	for (side = 0; side < 2 && !ret; side++) {
@@ -1096,7 +576,8 @@ static int wl_sctp_mibs(unsigned long long *v)
 
 void wl_stream_sctp_begin(void)
 {
-	wl_sctp_ok = wl_stream_sctp() && !wl_sctp_mibs(wl_sctp_start);
+	wl_sctp_ok = wl_workload_sctp(wl_srun.cfg.workload) &&
+		     !wl_sctp_mibs(wl_sctp_start);
 }
 
 /* End the span now: the MIB as it is. */
@@ -1112,7 +593,7 @@ static void wl_sctp_close(void)
 /* What instance @i had moved at sample @s, as wl_progress() counts it. */
 static uint64_t wl_sample_progress(const struct wl_sample *s, int i)
 {
-	return wl_workload_rr(wl_scfg.workload) ? s->rcv_msgs[i] :
+	return wl_workload_rr(wl_srun.cfg.workload) ? s->rcv_msgs[i] :
 	       s->rcv_bytes[i];
 }
 
@@ -1123,12 +604,12 @@ void wl_stream_sctp_window(const struct wl_sample *a,
 
 	if (!wl_sctp_ok)
 		return;
-	wl_sctp_held = calloc(wl_scfg.instances, sizeof(*wl_sctp_held));
+	wl_sctp_held = calloc(wl_srun.cfg.instances, sizeof(*wl_sctp_held));
 	if (!wl_sctp_held) {
 		wl_sctp_ok = false;
 		return;
 	}
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		wl_sctp_held[i] = UINT64_MAX;
 		if (wl_sample_progress(a, i) == wl_sample_progress(b, i)) {
 			wl_sctp_held[i] = wl_sample_progress(b, i);
@@ -1150,14 +631,18 @@ static void wl_sctp_watch(bool done)
 
 	if (!wl_sctp_pending)
 		return;
-	for (i = 0; !done && i < wl_scfg.instances; i++)
+	for (i = 0; !done && i < wl_srun.cfg.instances; i++)
 		if (wl_sctp_held[i] != UINT64_MAX &&
 		    wl_progress(i) == wl_sctp_held[i])
 			return;
 	wl_sctp_close();
 }
 
-bool wl_stream_sctp_deltas(unsigned long long *d)
+/*
+ * The span's deltas into @d; false when the workload is not SCTP, the MIB
+ * was unreadable or the span has not ended.
+ */
+static bool wl_stream_sctp_deltas(unsigned long long *d)
 {
 	int k;
 
@@ -1174,8 +659,9 @@ bool wl_stream_wait_done(char *why, size_t len)
 
 	for (;;) {
 		wl_sctp_watch(false);
-		if (wl_scfg.threads) {
-			if (__atomic_load_n(&wl_sh->finished, __ATOMIC_ACQUIRE) ==
+		if (wl_srun.cfg.threads) {
+			if (__atomic_load_n(&wl_srun.sh->finished,
+					    __ATOMIC_ACQUIRE) ==
 			    (uint32_t)wl_nworkers)
 				break;
 		} else if (!wl_reap(false, why, len)) {
@@ -1196,12 +682,12 @@ bool wl_stream_wait_done(char *why, size_t len)
 		}
 		wl_nap();
 	}
-	if (wl_scfg.threads)
-		for (i = 0; i < wl_scfg.instances; i++) {
+	if (wl_srun.cfg.threads)
+		for (i = 0; i < wl_srun.cfg.instances; i++) {
 			if (wl_stream_local(true))
-				pthread_join(wl_sh->inst[i].tid[0], NULL);
+				pthread_join(wl_srun.sh->inst[i].tid[0], NULL);
 			if (wl_stream_local(false))
-				pthread_join(wl_sh->inst[i].tid[1], NULL);
+				pthread_join(wl_srun.sh->inst[i].tid[1], NULL);
 		}
 	wl_sctp_watch(true);
 	/* A worker that failed while finishing fails the run too. */
@@ -1212,7 +698,7 @@ bool wl_stream_wait_done(char *why, size_t len)
 
 int wl_stream_sample_alloc(struct wl_sample *s)
 {
-	size_t n = wl_scfg.instances;
+	size_t n = wl_srun.cfg.instances;
 
 	memset(s, 0, sizeof(*s));
 	s->snd_bytes = calloc(n, sizeof(uint64_t));
@@ -1233,14 +719,14 @@ void wl_stream_sample(struct wl_sample *s)
 	if (wl_stream_peer_poll)
 		wl_stream_peer_poll(true, why, sizeof(why));
 	s->t = wl_now();
-	for (i = 0; i < wl_scfg.instances; i++) {
-		s->snd_bytes[i] = wl_load(&wl_sh->inst[i].snd.bytes);
-		s->rcv_bytes[i] = wl_load(&wl_sh->inst[i].rcv.bytes);
-		s->snd_msgs[i] = wl_load(&wl_sh->inst[i].snd.msgs);
-		s->rcv_msgs[i] = wl_load(&wl_sh->inst[i].rcv.msgs);
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
+		s->snd_bytes[i] = wl_load(&wl_srun.sh->inst[i].snd.bytes);
+		s->rcv_bytes[i] = wl_load(&wl_srun.sh->inst[i].rcv.bytes);
+		s->snd_msgs[i] = wl_load(&wl_srun.sh->inst[i].snd.msgs);
+		s->rcv_msgs[i] = wl_load(&wl_srun.sh->inst[i].rcv.msgs);
 	}
 	s->cpu_ok = !wl_cpustat_read("/proc/stat", &s->cpu);
-	wl_perf_read(&wl_sperf, s->perf);
+	wl_perf_read(&wl_srun.perf, s->perf);
 	s->ss_ret = wl_schedstat_read(WL_SCHEDSTAT_PATH, &s->ss);
 	wl_wakelab_sample(&s->wl);
 }
@@ -1252,8 +738,8 @@ int wl_stream_check_nofile(char *why, size_t len)
 	struct rlimit rl;
 
 	/* Perf fds, stdio and slack, plus endpoints held in this process. */
-	need = 4UL * wl_stopo.ncpus + 32 +
-	       (wl_scfg.threads ? 3UL * wl_scfg.instances : 2);
+	need = 4UL * wl_srun.topo.ncpus + 32 +
+	       (wl_srun.cfg.threads ? 3UL * wl_srun.cfg.instances : 2);
 	if (getrlimit(RLIMIT_NOFILE, &rl))
 		return 0;
 	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
@@ -1261,7 +747,7 @@ int wl_stream_check_nofile(char *why, size_t len)
 			snprintf(why, len,
 				 "RLIMIT_NOFILE hard limit %lu is below the %lu descriptors %d instances need",
 				 (unsigned long)rl.rlim_max, need,
-				 wl_scfg.instances);
+				 wl_srun.cfg.instances);
 			return -1;
 		}
 		rl.rlim_cur = need;
@@ -1289,8 +775,8 @@ const char *wl_stream_unsupported(void)
 	if (errno == EPROTONOSUPPORT || errno == ESOCKTNOSUPPORT ||
 	    errno == EAFNOSUPPORT || errno == EPROTOTYPE) {
 		snprintf(why, sizeof(why), "%s: %s not available in this kernel (socket: %s)%s",
-			 wl_workload_names[wl_scfg.workload],
-			 wl_stream_sctp() ? "SCTP" :
+			 wl_workload_names[wl_srun.cfg.workload],
+			 wl_workload_sctp(wl_srun.cfg.workload) ? "SCTP" :
 			 family == AF_TIPC ? "TIPC" : "protocol", strerror(errno),
 			 family == AF_TIPC ? "; load it: modprobe tipc" : "");
 		return why;
@@ -1298,37 +784,23 @@ const char *wl_stream_unsupported(void)
 	return NULL;	/* Other errors show up, loudly, in the run. */
 }
 
-int wl_stream_setup_pattern(void)
-{
-	long n = (wl_scfg.msg_size > wl_scfg.recv_size ? wl_scfg.msg_size :
-		  wl_scfg.recv_size) + WL_PERIOD;
-	long i;
-
-	wl_pattern = malloc(n);
-	if (!wl_pattern)
-		return -1;
-	for (i = 0; i < n; i++)
-		wl_pattern[i] = (unsigned char)(i % WL_PERIOD);
-	return 0;
-}
-
 int wl_stream_alloc(void)
 {
-	size_t n = wl_scfg.instances;
+	size_t n = wl_srun.cfg.instances;
 
-	wl_sh_len = sizeof(*wl_sh) + n * sizeof(struct wl_inst);
-	wl_sh = mmap(NULL, wl_sh_len, PROT_READ | PROT_WRITE,
+	wl_sh_len = sizeof(*wl_srun.sh) + n * sizeof(struct wl_inst);
+	wl_srun.sh = mmap(NULL, wl_sh_len, PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (wl_sh == MAP_FAILED) {
+	if (wl_srun.sh == MAP_FAILED) {
 		fprintf(stderr, "wl_stream: mmap %zu bytes: %s\n", wl_sh_len,
 			strerror(errno));
-		wl_sh = NULL;
+		wl_srun.sh = NULL;
 		return -1;
 	}
 	wl_prog_last = calloc(n, sizeof(uint64_t));
 	wl_prog_moved = calloc(n, sizeof(double));
-	wl_prog_gap = calloc(n, sizeof(double));
-	if (!wl_prog_last || !wl_prog_moved || !wl_prog_gap) {
+	wl_srun.prog_gap = calloc(n, sizeof(double));
+	if (!wl_prog_last || !wl_prog_moved || !wl_srun.prog_gap) {
 		fprintf(stderr, "wl_stream: out of memory\n");
 		return -1;
 	}
@@ -1347,3 +819,15 @@ int wl_stream_schedstats_on(void)
 	return 0;
 }
 
+int wl_stream_finish(const struct wl_sample *a, const struct wl_sample *b,
+		     struct wl_result *r)
+{
+	int ret;
+
+	wl_srun.schedstats = wl_schedstats_enabled();
+	wl_stream_restore_schedstats();
+	wl_srun.sctp_ok = wl_stream_sctp_deltas(wl_srun.sctp);
+	ret = wl_stream_report(&wl_srun, a, b, r);
+	wl_perf_close(&wl_srun.perf);
+	return ret;
+}

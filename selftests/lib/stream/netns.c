@@ -19,7 +19,7 @@
 
 #include "wl/core/proc.h"
 #include "wl/stream/netns.h"
-#include "wl/stream/opts.h"
+#include "wl/stream/run.h"
 
 #define WL_NETNS_DIR	"/run/netns"
 #define WL_NETNS_NAME	"wl_stream-%d-%s"

@@ -13,8 +13,9 @@
  * the first sample and closes with the second, as in wl_stream's engine;
  * the controller then waits for every instance's records to reach past the
  * window's end and stops netperf and netserver.  The samples' per-instance
- * counters are then set to the window's figures, so that the shared code
- * (lib/stream/report.c) computes and prints them as it does its own.
+ * counters are then set to the window's figures, so that the shared end
+ * (wl_stream_finish(), lib/stream/report.c) computes and prints them as it
+ * does the engine's own; wl_srun.engine names netperf's version.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +42,8 @@
 #include "wl/stream/engine.h"
 #include "wl/stream/netperf.h"
 #include "wl/stream/pin.h"
+#include "wl/stream/report.h"
+#include "wl/stream/run.h"
 
 /* Seconds the instances may take to report their first record. */
 #define WL_NP_START_S		30.0
@@ -71,7 +74,6 @@ struct wl_np_inst {
 static struct wl_np_inst *wl_np;
 static void wl_np_stop_server(void);
 static char wl_np_netperf[256], wl_np_netserver[256];
-static char wl_np_version[64];
 static pid_t wl_np_server;
 /* CLOCK_REALTIME minus CLOCK_MONOTONIC: netperf's times are wall-clock. */
 static double wl_np_off;
@@ -101,11 +103,6 @@ double wl_np_overlap(const struct wl_np_rec *r, double a, double b)
 	double hi = r->end < b ? r->end : b;
 
 	return hi > lo ? hi - lo : 0;
-}
-
-const char *wl_netperf_engine(void)
-{
-	return wl_scfg.netperf ? wl_np_version : NULL;
 }
 
 static double wl_np_realtime(void)
@@ -146,7 +143,7 @@ static int wl_np_check(void)
 	    wl_np_find("netserver", wl_np_netserver, sizeof(wl_np_netserver))) {
 		fprintf(stderr,
 			"wl_stream: SKIP: netperf:%s needs netperf and netserver (Debian's netperf package, in non-free; make deps extracts it to .cache/netperf/ and the VM carries it; WAKELAB_NETPERF_DIR names another directory)\n",
-			wl_workload_upper[wl_scfg.workload]);
+			wl_workload_upper[wl_srun.cfg.workload]);
 		return WL_EXIT_SKIP;
 	}
 	argv[0] = wl_np_netperf;
@@ -154,10 +151,10 @@ static int wl_np_check(void)
 	argv[2] = NULL;
 	wl_capture(argv[0], argv, out, sizeof(out), 5);
 	if (!strncmp(out, "Netperf version ", 16))
-		snprintf(wl_np_version, sizeof(wl_np_version), "netperf %.*s",
+		snprintf(wl_srun.engine, sizeof(wl_srun.engine), "netperf %.*s",
 			 (int)strcspn(out + 16, " \n"), out + 16);
 	else
-		snprintf(wl_np_version, sizeof(wl_np_version), "netperf");
+		snprintf(wl_srun.engine, sizeof(wl_srun.engine), "netperf");
 
 	return 0;
 }
@@ -322,10 +319,11 @@ static int wl_np_probe(int port)
 	char *argv[12];
 	int i = 0;
 
-	if (!wl_stream_sctp())
+	if (!wl_workload_sctp(wl_srun.cfg.workload))
 		return 0;
 	snprintf(portstr, sizeof(portstr), "%d", port);
-	snprintf(test, sizeof(test), "%s", wl_workload_upper[wl_scfg.workload]);
+	snprintf(test, sizeof(test), "%s",
+		 wl_workload_upper[wl_srun.cfg.workload]);
 	argv[i++] = wl_np_netperf;
 	argv[i++] = "-H";
 	argv[i++] = WL_NP_ADDR;
@@ -340,8 +338,8 @@ static int wl_np_probe(int port)
 	if (strstr(out, "is unknown to this netperf")) {
 		fprintf(stderr,
 			"wl_stream: SKIP: netperf:%s: %s has no %s test (Debian's netperf is built without --enable-sctp; wl_stream's own -w %s runs it)\n",
-			test, wl_np_version, test,
-			wl_workload_names[wl_scfg.workload]);
+			test, wl_srun.engine, test,
+			wl_workload_names[wl_srun.cfg.workload]);
 		return WL_EXIT_SKIP;
 	}
 	return 0;
@@ -389,8 +387,8 @@ static int wl_np_cpu_of(pid_t pid)
 static int wl_np_argv(int i, int port, char *s, size_t len, char *argv[],
 		      int max)
 {
-	struct wl_inst *in = &wl_sh->inst[i];
-	bool rr = wl_workload_rr(wl_scfg.workload);
+	struct wl_inst *in = &wl_srun.sh->inst[i];
+	bool rr = wl_workload_rr(wl_srun.cfg.workload);
 	int n = 0, k, bad = 0;
 	char *p = s;
 
@@ -415,11 +413,11 @@ static int wl_np_argv(int i, int port, char *s, size_t len, char *argv[],
 	ARG("-p");
 	ARG("%d", port);
 	ARG("-t");
-	ARG("%s", wl_workload_upper[wl_scfg.workload]);
+	ARG("%s", wl_workload_upper[wl_srun.cfg.workload]);
 	/* Stopped once the window is covered; this is only a bound. */
 	ARG("-l");
-	ARG("%d", (int)ceil(WL_NP_START_S + wl_scfg.warmup + wl_scfg.duration +
-			    WL_NP_END_S + 10));
+	ARG("%d", (int)ceil(WL_NP_START_S + wl_srun.cfg.warmup +
+			    wl_srun.cfg.duration + WL_NP_END_S + 10));
 	ARG("-D");
 	ARG("-%g", WL_NETPERF_INTERVAL);
 	ARG("-P");
@@ -433,20 +431,20 @@ static int wl_np_argv(int i, int port, char *s, size_t len, char *argv[],
 	ARG("--");
 	if (rr) {
 		ARG("-r");
-		ARG("%ld,%ld", wl_scfg.msg_size, wl_scfg.recv_size);
+		ARG("%ld,%ld", wl_srun.cfg.msg_size, wl_srun.cfg.recv_size);
 	} else {
 		ARG("-m");
-		ARG("%ld", wl_scfg.msg_size);
+		ARG("%ld", wl_srun.cfg.msg_size);
 		ARG("-M");
-		ARG("%ld", wl_scfg.recv_size);
+		ARG("%ld", wl_srun.cfg.recv_size);
 	}
-	if (wl_scfg.sndbuf) {
+	if (wl_srun.cfg.sndbuf) {
 		ARG("-s");
-		ARG("%ld", wl_scfg.sndbuf);
+		ARG("%ld", wl_srun.cfg.sndbuf);
 	}
-	if (wl_scfg.rcvbuf) {
+	if (wl_srun.cfg.rcvbuf) {
 		ARG("-S");
-		ARG("%ld", wl_scfg.rcvbuf);
+		ARG("%ld", wl_srun.cfg.rcvbuf);
 	}
 #undef ARG
 	argv[n] = NULL;
@@ -462,11 +460,12 @@ static int wl_np_spawn(int port, int go, int go_w, char *why, size_t len)
 	int i, p[2];
 	pid_t pid;
 
-	for (i = 0; i < wl_scfg.instances; i++) {
-		wl_pin_cpus(&wl_stopo, wl_scfg.pin, i, &wl_sh->inst[i].snd_pin,
-			    &wl_sh->inst[i].rcv_pin);
-		wl_sh->inst[i].snd.cpu = -1;
-		wl_sh->inst[i].rcv.cpu = wl_sh->inst[i].rcv_pin;
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
+		wl_pin_cpus(&wl_srun.topo, wl_srun.cfg.pin, i,
+			    &wl_srun.sh->inst[i].snd_pin,
+			    &wl_srun.sh->inst[i].rcv_pin);
+		wl_srun.sh->inst[i].snd.cpu = -1;
+		wl_srun.sh->inst[i].rcv.cpu = wl_srun.sh->inst[i].rcv_pin;
 		if (wl_np_argv(i, port, args, sizeof(args), argv,
 			       sizeof(argv) / sizeof(argv[0]))) {
 			snprintf(why, len, "instance %d: the netperf command line does not fit in %zu bytes",
@@ -495,7 +494,7 @@ static int wl_np_spawn(int port, int go, int go_w, char *why, size_t len)
 		}
 		close(p[1]);
 		fcntl(p[0], F_SETFL, O_NONBLOCK);
-		wl_sh->inst[i].pid[0] = pid;
+		wl_srun.sh->inst[i].pid[0] = pid;
 		wl_np[i].fd = p[0];
 	}
 	return 0;
@@ -558,7 +557,7 @@ static bool wl_np_pump(int ms)
 	int i;
 
 	nanosleep(&ts, NULL);
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		n = &wl_np[i];
 		while (n->fd >= 0) {
 			got = read(n->fd, n->line + n->used,
@@ -583,7 +582,7 @@ static int wl_np_ended(void)
 {
 	int i;
 
-	for (i = 0; i < wl_scfg.instances; i++)
+	for (i = 0; i < wl_srun.cfg.instances; i++)
 		if (wl_np[i].fd < 0)
 			return i;
 	return -1;
@@ -606,13 +605,13 @@ static int wl_np_wait_records(bool start, double t, double deadline,
 	int i, ok;
 
 	for (;;) {
-		for (i = 0, ok = 0; i < wl_scfg.instances; i++) {
+		for (i = 0, ok = 0; i < wl_srun.cfg.instances; i++) {
 			if (!wl_np[i].nrec)
 				continue;
 			r = &wl_np[i].rec[wl_np[i].nrec - 1];
 			ok += start || r->end >= t;
 		}
-		if (ok == wl_scfg.instances)
+		if (ok == wl_srun.cfg.instances)
 			return 0;
 		i = wl_np_ended();
 		if (i >= 0) {
@@ -622,7 +621,8 @@ static int wl_np_wait_records(bool start, double t, double deadline,
 		if (wl_now() > deadline) {
 			snprintf(why, len,
 				 "%d of %d netperf instances reported no record %s",
-				 wl_scfg.instances - ok, wl_scfg.instances, what);
+				 wl_srun.cfg.instances - ok,
+				 wl_srun.cfg.instances, what);
 			return -1;
 		}
 		if (!wl_np_pump(50)) {
@@ -677,15 +677,15 @@ static void wl_np_fill(struct wl_sample *a, struct wl_sample *b,
 		       long long udp_in)
 {
 	double ra = a->t + wl_np_off, rb = b->t + wl_np_off;
-	bool rr = wl_workload_rr(wl_scfg.workload);
-	bool udp = wl_scfg.workload == WL_UDP_STREAM;
+	bool rr = wl_workload_rr(wl_srun.cfg.workload);
+	bool udp = wl_srun.cfg.workload == WL_UDP_STREAM;
 	double amt, all, cover, gap, win_sent = 0, ov;
 	struct wl_inst *in;
 	struct wl_np_rec *r;
 	int i, k;
 
-	for (i = 0; i < wl_scfg.instances; i++) {
-		in = &wl_sh->inst[i];
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
+		in = &wl_srun.sh->inst[i];
 		amt = all = cover = gap = 0;
 		for (k = 0; k < wl_np[i].nrec; k++) {
 			r = &wl_np[i].rec[k];
@@ -697,7 +697,7 @@ static void wl_np_fill(struct wl_sample *a, struct wl_sample *b,
 			if (ov > 0 && r->value == 0)
 				gap += ov;
 		}
-		wl_prog_gap[i] = gap;
+		wl_srun.prog_gap[i] = gap;
 		if (cover < 0.99 * (rb - ra))
 			fprintf(stderr,
 				"wl_stream: warning: instance %d: netperf's records cover %.3f s of the %.3f s window\n",
@@ -707,14 +707,16 @@ static void wl_np_fill(struct wl_sample *a, struct wl_sample *b,
 		if (rr) {
 			b->snd_msgs[i] = b->rcv_msgs[i] = llround(amt);
 			in->snd.msgs = in->rcv.msgs = llround(all);
-			in->snd.bytes = in->snd.msgs * wl_scfg.msg_size;
-			in->rcv.bytes = in->rcv.msgs * wl_scfg.recv_size;
+			in->snd.bytes = in->snd.msgs * wl_srun.cfg.msg_size;
+			in->rcv.bytes = in->rcv.msgs * wl_srun.cfg.recv_size;
 		} else {
 			b->snd_bytes[i] = b->rcv_bytes[i] = llround(amt);
 			in->snd.bytes = in->rcv.bytes = llround(all);
 			if (udp) {
-				b->snd_msgs[i] = llround(amt / wl_scfg.msg_size);
-				in->snd.msgs = llround(all / wl_scfg.msg_size);
+				b->snd_msgs[i] = llround(amt /
+							 wl_srun.cfg.msg_size);
+				in->snd.msgs = llround(all /
+						       wl_srun.cfg.msg_size);
 				win_sent += b->snd_msgs[i];
 			} else {
 				b->snd_msgs[i] = b->rcv_msgs[i] = 0;
@@ -729,19 +731,19 @@ static void wl_np_fill(struct wl_sample *a, struct wl_sample *b,
 	 * kernel counts a datagram in InDatagrams when recvmsg() returns it),
 	 * shared out in proportion to what each sent.
 	 */
-	for (i = 0; i < wl_scfg.instances; i++) {
-		in = &wl_sh->inst[i];
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
+		in = &wl_srun.sh->inst[i];
 		ov = win_sent > 0 && udp_in > 0 ?
 		     udp_in * (b->snd_msgs[i] / win_sent) : 0;
 		if (ov > b->snd_msgs[i])
 			ov = b->snd_msgs[i];
 		b->rcv_msgs[i] = llround(ov);
-		b->rcv_bytes[i] = b->rcv_msgs[i] * wl_scfg.msg_size;
+		b->rcv_bytes[i] = b->rcv_msgs[i] * wl_srun.cfg.msg_size;
 		in->rcv.msgs = b->snd_msgs[i] ?
 			       llround(in->snd.msgs * ov / b->snd_msgs[i]) : 0;
 		if (in->rcv.msgs > in->snd.msgs)
 			in->rcv.msgs = in->snd.msgs;
-		in->rcv.bytes = in->rcv.msgs * wl_scfg.msg_size;
+		in->rcv.bytes = in->rcv.msgs * wl_srun.cfg.msg_size;
 	}
 }
 
@@ -750,13 +752,13 @@ static void wl_np_stop(void)
 {
 	int i;
 
-	for (i = 0; i < wl_scfg.instances; i++)
-		if (wl_sh->inst[i].pid[0] > 0)
-			kill(wl_sh->inst[i].pid[0], SIGKILL);
-	for (i = 0; i < wl_scfg.instances; i++)
-		if (wl_sh->inst[i].pid[0] > 0) {
-			waitpid(wl_sh->inst[i].pid[0], NULL, 0);
-			wl_sh->inst[i].pid[0] = 0;
+	for (i = 0; i < wl_srun.cfg.instances; i++)
+		if (wl_srun.sh->inst[i].pid[0] > 0)
+			kill(wl_srun.sh->inst[i].pid[0], SIGKILL);
+	for (i = 0; i < wl_srun.cfg.instances; i++)
+		if (wl_srun.sh->inst[i].pid[0] > 0) {
+			waitpid(wl_srun.sh->inst[i].pid[0], NULL, 0);
+			wl_srun.sh->inst[i].pid[0] = 0;
 		}
 	wl_np_stop_server();
 }
@@ -770,8 +772,10 @@ int wl_netperf_main(void)
 	double release, first = 0, t;
 	int ret, i, port, go[2];
 
-	if (wl_scfg.workload != WL_TCP_STREAM && wl_scfg.workload != WL_UDP_STREAM &&
-	    wl_scfg.workload != WL_TCP_RR && wl_scfg.workload != WL_SCTP_STREAM) {
+	if (wl_srun.cfg.workload != WL_TCP_STREAM &&
+	    wl_srun.cfg.workload != WL_UDP_STREAM &&
+	    wl_srun.cfg.workload != WL_TCP_RR &&
+	    wl_srun.cfg.workload != WL_SCTP_STREAM) {
 		fprintf(stderr, "wl_stream: netperf: no such test\n");
 		return WL_EXIT_USAGE;
 	}
@@ -780,15 +784,15 @@ int wl_netperf_main(void)
 		return ret;
 	if (wl_stream_alloc())
 		return WL_EXIT_FAIL;
-	wl_np = calloc(wl_scfg.instances, sizeof(*wl_np));
+	wl_np = calloc(wl_srun.cfg.instances, sizeof(*wl_np));
 	if (!wl_np || wl_stream_sample_alloc(&s0) || wl_stream_sample_alloc(&s1) ||
-	    wl_stream_result_alloc(&res)) {
+	    wl_stream_result_alloc(&wl_srun, &res)) {
 		fprintf(stderr, "wl_stream: out of memory\n");
 		return WL_EXIT_FAIL;
 	}
-	for (i = 0; i < wl_scfg.instances; i++)
+	for (i = 0; i < wl_srun.cfg.instances; i++)
 		wl_np[i].fd = -1;
-	if (wl_scfg.schedstats && wl_stream_schedstats_on())
+	if (wl_srun.cfg.schedstats && wl_stream_schedstats_on())
 		return WL_EXIT_FAIL;
 	/* A port another program took meanwhile is left to it. */
 	for (i = 0, ret = -2; i < 5 && ret == -2; i++) {
@@ -820,7 +824,7 @@ int wl_netperf_main(void)
 	if (wl_np_spawn(port, go[0], go[1], why, sizeof(why)))
 		goto fail;
 	close(go[0]);
-	wl_perf_open(&wl_sperf, wl_stopo.cpu, wl_stopo.ncpus);
+	wl_perf_open(&wl_srun.perf, wl_srun.topo.cpu, wl_srun.topo.ncpus);
 	wl_np_off = wl_np_realtime() - wl_now();
 
 	/* The barrier. */
@@ -830,19 +834,19 @@ int wl_netperf_main(void)
 	if (wl_np_wait_records(true, 0, release + WL_NP_START_S, "within 30 s of the start",
 			       why, sizeof(why)))
 		goto fail;
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		t = wl_np[i].rec[0].end - wl_np[i].rec[0].secs - wl_np_off;
 		if (t > first)
 			first = t;
 	}
 	res.first_data_s = first > release ? first - release : 0;
-	t = first + wl_scfg.warmup;
+	t = first + wl_srun.cfg.warmup;
 	if (wl_np_watch(t, why, sizeof(why)))
 		goto fail;
 	wl_stream_set_phase(WL_PH_MEASURE);
 	udp0 = wl_np_udp_in();
 	wl_stream_sample(&s0);
-	if (wl_np_watch(s0.t + wl_scfg.duration, why, sizeof(why)))
+	if (wl_np_watch(s0.t + wl_srun.cfg.duration, why, sizeof(why)))
 		goto fail;
 	wl_stream_sample(&s1);
 	udp1 = wl_np_udp_in();
@@ -853,21 +857,10 @@ int wl_netperf_main(void)
 	/* The CPU each netperf was on as it ran, before it is stopped. */
 	wl_np_fill(&s0, &s1, udp0 >= 0 && udp1 >= udp0 ? udp1 - udp0 : -1);
 	wl_np_stop();
-	ret = wl_schedstats_enabled();
-	wl_stream_restore_schedstats();
-	wl_stream_compute(&s0, &s1, &res);
-	wl_perf_close(&wl_sperf);
-	if (wl_scfg.json)
-		wl_stream_print_json(&res, &s0, &s1, ret);
-	else if (wl_scfg.brief)
-		wl_stream_print_brief(&res);
-	else
-		wl_stream_print_table(&res, &s0, &s1, ret);
-	fflush(stdout);
-	return res.integrity ? 0 : WL_EXIT_FAIL;
+	return wl_stream_finish(&s0, &s1, &res);
 
 fail:
 	fprintf(stderr, "wl_stream: netperf:%s: %s\n",
-		wl_workload_upper[wl_scfg.workload], why);
+		wl_workload_upper[wl_srun.cfg.workload], why);
 	wl_np_die(WL_EXIT_FAIL);
 }

@@ -15,23 +15,6 @@
 #include "wl/stream/opts.h"
 #include "wl/core/text.h"
 
-const char * const wl_workload_names[WL_NR_WORKLOADS] = {
-	"tcp_stream", "udp_stream", "sctp_stream", "sctp_stream_many", "tcp_rr",
-	"tipc_stream", "tipc_rr",
-};
-
-/* Names as netperf spells them, for --brief. */
-const char * const wl_workload_upper[WL_NR_WORKLOADS] = {
-	"TCP_STREAM", "UDP_STREAM", "SCTP_STREAM", "SCTP_STREAM_MANY", "TCP_RR",
-	"TIPC_STREAM", "TIPC_RR",
-};
-
-const char * const wl_offload_names[WL_NR_OFFLOADS] = { "gro", "tso", "gso" };
-
-const char * const wl_pin_names[WL_NR_PINS] = {
-	"none", "same-cpu", "same-llc", "cross-llc",
-};
-
 const char wl_stream_usage[] =
 "usage: wl_stream [-w WORKLOAD] [-n N] [-m BYTES] [-M BYTES] [-s BYTES]\n"
 "                 [-S BYTES] [-l SEC] [-W SEC] [-p PIN] [-T] [-j|-b] [-v]\n"
@@ -126,16 +109,6 @@ bool wl_token_ok(const char *s)
 
 	return n >= WL_TOKEN_MIN && n <= WL_TOKEN_MAX &&
 	       strspn(s, WL_TOKEN_CHARS) == n;
-}
-
-bool wl_workload_rr(int workload)
-{
-	return workload == WL_TCP_RR || workload == WL_TIPC_RR;
-}
-
-bool wl_workload_tipc(int workload)
-{
-	return workload == WL_TIPC_STREAM || workload == WL_TIPC_RR;
 }
 
 bool wl_workload_netperf(const char *s)

@@ -34,8 +34,11 @@
 
 #include "wl/core/clock.h"
 #include "wl/stream/engine.h"
+#include "wl/stream/opts.h"
 #include "wl/stream/pin.h"
 #include "wl/stream/remote.h"
+#include "wl/stream/run.h"
+#include "wl/stream/workload.h"
 
 #define WL_PEER_TIMEOUT_S	10	/* any reply */
 /*
@@ -61,18 +64,12 @@
 #define WL_SKIP_PREFIX		"SKIP: "
 
 static int wl_ctl = -1;
-static char wl_peer_name[WL_ADDR_LEN + 8];
 static struct sockaddr_in wl_peer_sin;
 static char *wl_rbuf;
 static size_t wl_rcap, wl_rlen, wl_rskip;
 static double wl_next_poll;
 /* A control error is final: later polls report it instead of a stale reply. */
 static char wl_ctl_error[256];
-
-const char *wl_remote_peer(void)
-{
-	return wl_peer_name;
-}
 
 /* Workers have no use for the control connection. */
 static void wl_ctl_close_in_child(void)
@@ -191,19 +188,19 @@ static int wl_ctl_recv(double timeout, char **out)
 /* Why the control connection failed: wl_ctl_recv() returned @r, or -1 after a send. */
 static void wl_ctl_lost(int r, double timeout, char *why, size_t len)
 {
-	const char *who = wl_scfg.remote ? "the server" : "the client";
+	const char *who = wl_srun.cfg.remote ? "the server" : "the client";
 
 	if (r < 0 && errno == EINTR)
 		snprintf(why, len, "interrupted by a signal");
 	else if (r == 0 || errno == ECONNRESET || errno == EPIPE)
 		snprintf(why, len, "%s %s closed the control connection (did its wl_stream die?)",
-			 who, wl_peer_name);
+			 who, wl_srun.peer);
 	else if (errno == ETIMEDOUT)
 		snprintf(why, len, "%s %s did not answer within %.0f s",
-			 who, wl_peer_name, timeout);
+			 who, wl_srun.peer, timeout);
 	else
 		snprintf(why, len, "control connection to %s %s: %s", who,
-			 wl_peer_name, strerror(errno));
+			 wl_srun.peer, strerror(errno));
 	snprintf(wl_ctl_error, sizeof(wl_ctl_error), "%s", why);
 }
 
@@ -222,14 +219,14 @@ static char *wl_ctl_expect(double timeout, char *why, size_t len)
 
 static struct wl_slot *wl_slot(int i, bool sender)
 {
-	return sender ? &wl_sh->inst[i].snd : &wl_sh->inst[i].rcv;
+	return sender ? &wl_srun.sh->inst[i].snd : &wl_srun.sh->inst[i].rcv;
 }
 
 /* This side's slots (the role it runs), one word per instance. */
 static char *wl_counters(void)
 {
 	bool snd = wl_stream_local(true);
-	size_t cap = (size_t)wl_scfg.instances * 128 + 1, off = 0;
+	size_t cap = (size_t)wl_srun.cfg.instances * 128 + 1, off = 0;
 	struct wl_slot *s;
 	char *buf;
 	int i;
@@ -238,7 +235,7 @@ static char *wl_counters(void)
 	if (!buf)
 		return NULL;
 	buf[0] = '\0';
-	for (i = 0; i < wl_scfg.instances && off < cap; i++) {
+	for (i = 0; i < wl_srun.cfg.instances && off < cap; i++) {
 		s = wl_slot(i, snd);
 		off += snprintf(buf + off, cap - off, "%s%llu,%llu,%llu,%d,%d,%d",
 				i ? " " : "",
@@ -259,7 +256,7 @@ static int wl_apply(const char *p)
 	struct wl_slot *s;
 	int i, d, v, cpu, n;
 
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		if (sscanf(p, " %llu,%llu,%llu,%d,%d,%d%n", &b, &m, &e, &d, &v,
 			   &cpu, &n) != 6)
 			return -1;
@@ -284,7 +281,8 @@ static int wl_send_counters(const char *verb)
 	if (!c)
 		return -1;
 	r = wl_ctl_send("%s %u %s\n", verb,
-			__atomic_load_n(&wl_sh->phase, __ATOMIC_ACQUIRE), c);
+			__atomic_load_n(&wl_srun.sh->phase, __ATOMIC_ACQUIRE),
+			c);
 	free(c);
 	return r;
 }
@@ -299,12 +297,12 @@ static int wl_client_reply(const char *line, char *why, size_t len)
 	int n;
 
 	if (!strncmp(line, "fail ", 5)) {
-		snprintf(why, len, "server %s: %s", wl_peer_name, line + 5);
+		snprintf(why, len, "server %s: %s", wl_srun.peer, line + 5);
 		return -1;
 	}
 	if (sscanf(line, "state %u%n", &ph, &n) == 1 && !wl_apply(line + n))
 		return 0;
-	snprintf(why, len, "server %s: unexpected reply '%.60s'", wl_peer_name,
+	snprintf(why, len, "server %s: unexpected reply '%.60s'", wl_srun.peer,
 		 line);
 	return -1;
 }
@@ -373,7 +371,7 @@ static int wl_try_connect(double left)
 
 int wl_remote_connect(char *why, size_t len)
 {
-	double end = wl_now() + wl_scfg.connect_timeout, left;
+	double end = wl_now() + wl_srun.cfg.connect_timeout, left;
 	struct sockaddr_in me;
 	socklen_t mlen = sizeof(me);
 	struct timespec nap = { 0, 200000000L };
@@ -381,9 +379,9 @@ int wl_remote_connect(char *why, size_t len)
 
 	memset(&wl_peer_sin, 0, sizeof(wl_peer_sin));
 	wl_peer_sin.sin_family = AF_INET;
-	wl_peer_sin.sin_port = htons(wl_scfg.port);
-	inet_pton(AF_INET, wl_scfg.addr, &wl_peer_sin.sin_addr);
-	wl_sin_name(&wl_peer_sin, wl_peer_name, sizeof(wl_peer_name));
+	wl_peer_sin.sin_port = htons(wl_srun.cfg.port);
+	inet_pton(AF_INET, wl_srun.cfg.addr, &wl_peer_sin.sin_addr);
+	wl_sin_name(&wl_peer_sin, wl_srun.peer, sizeof(wl_srun.peer));
 	for (;;) {
 		left = end - wl_now();
 		err = wl_try_connect(left > 0 ? left : 0.001);
@@ -396,7 +394,8 @@ int wl_remote_connect(char *why, size_t len)
 		if (wl_now() >= end) {
 			snprintf(why, len,
 				 "cannot reach a wl_stream --serve at %s within %.1f s (--connect-timeout): %s",
-				 wl_peer_name, wl_scfg.connect_timeout, strerror(err));
+				 wl_srun.peer, wl_srun.cfg.connect_timeout,
+				 strerror(err));
 			return -1;
 		}
 		nanosleep(&nap, NULL);
@@ -414,9 +413,10 @@ static int wl_ports_word(char *buf, size_t cap)
 	int i;
 
 	off = snprintf(buf, cap, "ports=");
-	for (i = 0; i < wl_scfg.instances && off < cap; i++)
+	for (i = 0; i < wl_srun.cfg.instances && off < cap; i++)
 		off += snprintf(buf + off, cap - off, "%s%d", i ? "," : "",
-				ntohs(((struct sockaddr_in *)&wl_sh->inst[i].addr)->sin_port));
+				ntohs(((struct sockaddr_in *)
+				       &wl_srun.sh->inst[i].addr)->sin_port));
 	return off < cap ? 0 : -1;
 }
 
@@ -430,36 +430,39 @@ static int wl_take_ports(const char *p, const struct sockaddr_in *peer)
 	if (!p)
 		return -1;
 	p += 6;
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		if (sscanf(p, i ? ",%d%n" : "%d%n", &port, &n) != 1 ||
 		    port < 1 || port > 65535)
 			return -1;
 		p += n;
-		sin = (struct sockaddr_in *)&wl_sh->inst[i].addr;
-		memset(&wl_sh->inst[i].addr, 0, sizeof(wl_sh->inst[i].addr));
+		sin = (struct sockaddr_in *)&wl_srun.sh->inst[i].addr;
+		memset(&wl_srun.sh->inst[i].addr, 0,
+		       sizeof(wl_srun.sh->inst[i].addr));
 		*sin = *peer;
 		sin->sin_port = htons(port);
-		wl_sh->inst[i].addrlen = sizeof(*sin);
+		wl_srun.sh->inst[i].addrlen = sizeof(*sin);
 	}
 	return *p && *p != ' ' ? -1 : 0;
 }
 
 int wl_remote_hello(char *why, size_t len)
 {
-	size_t cap = (size_t)wl_scfg.instances * 8 + 16;
+	size_t cap = (size_t)wl_srun.cfg.instances * 8 + 16;
 	char session[512], *ports, *line;
 	int r;
 
 	ports = calloc(1, cap);
-	if (!ports || wl_session_format(&wl_scfg, session, sizeof(session)) ||
-	    (wl_scfg.receive && wl_ports_word(ports, cap))) {
+	if (!ports ||
+	    wl_session_format(&wl_srun.cfg, session, sizeof(session)) ||
+	    (wl_srun.cfg.receive && wl_ports_word(ports, cap))) {
 		free(ports);
 		snprintf(why, len, "out of memory");
 		return -1;
 	}
 	r = wl_ctl_send("wl_stream %d %s%s%s%s%s\n", WL_REMOTE_PROTO, session,
-			wl_scfg.receive ? " " : "", ports,
-			wl_scfg.token[0] ? " token=" : "", wl_scfg.token);
+			wl_srun.cfg.receive ? " " : "", ports,
+			wl_srun.cfg.token[0] ? " token=" : "",
+			wl_srun.cfg.token);
 	free(ports);
 	if (r) {
 		wl_ctl_lost(-1, WL_PEER_TIMEOUT_S, why, len);
@@ -470,17 +473,17 @@ int wl_remote_hello(char *why, size_t len)
 		if (errno == ETIMEDOUT)
 			snprintf(why, len,
 				 "the server %s did not answer the session request within %d s (serving another session?)",
-				 wl_peer_name, WL_PEER_TIMEOUT_S);
+				 wl_srun.peer, WL_PEER_TIMEOUT_S);
 		return -1;
 	}
 	if (!strncmp(line, "error ", 6)) {
-		snprintf(why, len, "server %s: %s", wl_peer_name, line + 6);
+		snprintf(why, len, "server %s: %s", wl_srun.peer, line + 6);
 		return strncmp(line + 6, WL_SKIP_PREFIX, strlen(WL_SKIP_PREFIX)) ? -1 : -2;
 	}
 	if (strncmp(line, "ok", 2) ||
-	    (!wl_scfg.receive && wl_take_ports(line, &wl_peer_sin))) {
+	    (!wl_srun.cfg.receive && wl_take_ports(line, &wl_peer_sin))) {
 		snprintf(why, len, "server %s: unexpected reply '%.60s'",
-			 wl_peer_name, line);
+			 wl_srun.peer, line);
 		return -1;
 	}
 	return 0;
@@ -496,7 +499,7 @@ int wl_remote_go(char *why, size_t len)
 	if (strcmp(line, "ready")) {
 		if (strncmp(line, "fail ", 5) || wl_client_reply(line, why, len) == 0)
 			snprintf(why, len, "server %s: unexpected reply '%.60s'",
-				 wl_peer_name, line);
+				 wl_srun.peer, line);
 		return -1;
 	}
 	if (wl_ctl_send("go\n")) {
@@ -531,7 +534,8 @@ int wl_remote_final(char *why, size_t len)
 static void __attribute__((noreturn)) wl_session_fail(const char *verb,
 						      const char *why)
 {
-	fprintf(stderr, "wl_stream: session with %s: %s\n", wl_peer_name, why);
+	fprintf(stderr, "wl_stream: session with %s: %s\n", wl_srun.peer,
+		why);
 	wl_ctl_send("%s %s\n", verb, why);
 	wl_stream_set_phase(WL_PH_STOP);
 	wl_stream_die(WL_EXIT_FAIL);
@@ -571,7 +575,7 @@ static const char *wl_words_end(const char *p)
 
 /*
  * The client's first line: "wl_stream PROTO SESSION [ports=...] [token=T]"; sets
- * wl_scfg from it (keeping the server's -p and -T).  0, or -1 with @why
+ * wl_srun.cfg from it (keeping the server's -p and -T).  0, or -1 with @why
  * (sent to the client as "error ...").
  */
 static int wl_session_hello(const char *line, const struct wl_cfg *srv,
@@ -598,27 +602,29 @@ static int wl_session_hello(const char *line, const struct wl_cfg *srv,
 		return -1;
 	}
 	snprintf(words, sizeof(words), "%.*s", (int)(p - (line + n)), line + n);
-	if (wl_session_parse(words, srv->ncpus, &wl_scfg, err, sizeof(err))) {
+	if (wl_session_parse(words, srv->ncpus, &wl_srun.cfg, err,
+			     sizeof(err))) {
 		snprintf(why, len, "bad session: %s", err);
 		return -1;
 	}
-	if (wl_scfg.instances > wl_max_instances(srv)) {
+	if (wl_srun.cfg.instances > wl_max_instances(srv)) {
 		snprintf(why, len,
 			 "the client asks for %d instances; this server allows %d (--max-instances)",
-			 wl_scfg.instances, wl_max_instances(srv));
+			 wl_srun.cfg.instances, wl_max_instances(srv));
 		return -1;
 	}
-	if (wl_session_buffers(&wl_scfg) > wl_max_buffer(srv)) {
+	if (wl_session_buffers(&wl_srun.cfg) > wl_max_buffer(srv)) {
 		snprintf(why, len,
 			 "the client asks for %d instances x (%ld + %ld bytes) = %.1f MiB of message buffers; this server allows %.1f MiB (--max-buffer)",
-			 wl_scfg.instances, wl_scfg.msg_size, wl_scfg.recv_size,
-			 wl_session_buffers(&wl_scfg) / 1048576.0,
+			 wl_srun.cfg.instances, wl_srun.cfg.msg_size,
+			 wl_srun.cfg.recv_size,
+			 wl_session_buffers(&wl_srun.cfg) / 1048576.0,
 			 wl_max_buffer(srv) / 1048576.0);
 		return -1;
 	}
-	wl_scfg.pin = srv->pin;
-	wl_scfg.threads = srv->threads;
-	wl_scfg.port = srv->port;
+	wl_srun.cfg.pin = srv->pin;
+	wl_srun.cfg.threads = srv->threads;
+	wl_srun.cfg.port = srv->port;
 	return 0;
 }
 
@@ -628,14 +634,14 @@ static void wl_session_summary(int status)
 	unsigned long long b = 0, m = 0;
 	int i;
 
-	for (i = 0; i < wl_scfg.instances; i++) {
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		b += wl_slot(i, snd)->bytes;
 		m += wl_slot(i, snd)->msgs;
 	}
 	printf("wl_stream: session with %s: %s, %d instances, this host %s %llu bytes in %llu %s: %s\n",
-	       wl_peer_name, wl_workload_names[wl_scfg.workload],
-	       wl_scfg.instances, snd ? "sent" : "received", b, m,
-	       wl_workload_rr(wl_scfg.workload) ? "transactions" : "calls",
+	       wl_srun.peer, wl_workload_names[wl_srun.cfg.workload],
+	       wl_srun.cfg.instances, snd ? "sent" : "received", b, m,
+	       wl_workload_rr(wl_srun.cfg.workload) ? "transactions" : "calls",
 	       status ? "failed" : "ok");
 	fflush(stdout);
 }
@@ -691,11 +697,12 @@ static int wl_session(const struct wl_cfg *srv, char *line)
 	int n;
 
 	if (wl_session_hello(line, srv, why, sizeof(why))) {
-		fprintf(stderr, "wl_stream: session with %s: %s\n", wl_peer_name, why);
+		fprintf(stderr, "wl_stream: session with %s: %s\n",
+			wl_srun.peer, why);
 		wl_ctl_send("error %s\n", why);
 		return WL_EXIT_NO_SESSION;
 	}
-	skip = wl_pin_unsupported(&wl_stopo, wl_scfg.pin);
+	skip = wl_pin_unsupported(&wl_srun.topo, wl_srun.cfg.pin);
 	if (!skip)
 		skip = wl_stream_unsupported();
 	if (skip) {
@@ -711,16 +718,17 @@ static int wl_session(const struct wl_cfg *srv, char *line)
 	wl_stream_bind_addr = me.sin_addr;
 	alen = sizeof(peer);
 	getpeername(wl_ctl, (struct sockaddr *)&peer, &alen);
-	if (wl_scfg.receive && wl_take_ports(line, &peer)) {
+	if (wl_srun.cfg.receive && wl_take_ports(line, &peer)) {
 		wl_ctl_send("error bad session: no valid ports= for %d instances\n",
-			    wl_scfg.instances);
+			    wl_srun.cfg.instances);
 		return WL_EXIT_NO_SESSION;
 	}
 	if (wl_stream_listen(why, sizeof(why)))
 		wl_session_fail("error", why);
-	ports = calloc(1, (size_t)wl_scfg.instances * 8 + 16);
-	if (!ports || (!wl_scfg.receive &&
-		       wl_ports_word(ports, (size_t)wl_scfg.instances * 8 + 16)))
+	ports = calloc(1, (size_t)wl_srun.cfg.instances * 8 + 16);
+	if (!ports || (!wl_srun.cfg.receive &&
+		       wl_ports_word(ports,
+				     (size_t)wl_srun.cfg.instances * 8 + 16)))
 		wl_session_fail("error", "out of memory");
 	wl_ctl_send("ok%s%s\n", ports[0] ? " " : "", ports);
 	free(ports);
@@ -735,12 +743,13 @@ static int wl_session(const struct wl_cfg *srv, char *line)
 		wl_session_fail("fail", line ? "expected go" : why);
 	wl_stream_set_phase(WL_PH_WARMUP);
 	/* The client's window, its first data and drain, and slack. */
-	end = wl_now() + wl_scfg.warmup + wl_scfg.duration + WL_SESSION_SLACK_S;
+	end = wl_now() + wl_srun.cfg.warmup + wl_srun.cfg.duration +
+	      WL_SESSION_SLACK_S;
 	for (;;) {
 		line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, sizeof(why));
 		if (!line)
 			wl_session_fail("fail", why);
-		cur = __atomic_load_n(&wl_sh->phase, __ATOMIC_ACQUIRE);
+		cur = __atomic_load_n(&wl_srun.sh->phase, __ATOMIC_ACQUIRE);
 		if ((sscanf(line, "poll %u%n", &ph, &n) != 1 &&
 		     sscanf(line, "final %u%n", &ph, &n) != 1) ||
 		    ph > WL_PH_STOP || ph < cur || wl_apply(line + n))
@@ -1020,7 +1029,7 @@ static void wl_serve_start(const struct wl_cfg *srv, struct wl_conn *c,
 				close(wl_conns[i].fd);
 		fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) & ~O_NONBLOCK);
 		wl_ctl_set(c->fd);
-		snprintf(wl_peer_name, sizeof(wl_peer_name), "%s", sv->peer);
+		snprintf(wl_srun.peer, sizeof(wl_srun.peer), "%s", sv->peer);
 		/* The first line, and whatever came after it, as read. */
 		wl_rbuf = c->buf;
 		wl_rcap = c->cap;
@@ -1051,12 +1060,13 @@ static void wl_serve_start(const struct wl_cfg *srv, struct wl_conn *c,
 static int wl_serve_check(const struct wl_cfg *srv, const char *line,
 			  double *until, char *why, size_t len)
 {
-	struct wl_cfg keep = wl_scfg;
+	struct wl_cfg keep = wl_srun.cfg;
 	int ret;
 
 	ret = wl_session_hello(line, srv, why, len);
-	*until = wl_now() + wl_scfg.warmup + wl_scfg.duration + WL_PEER_TIMEOUT_S;
-	wl_scfg = keep;
+	*until = wl_now() + wl_srun.cfg.warmup + wl_srun.cfg.duration +
+		 WL_PEER_TIMEOUT_S;
+	wl_srun.cfg = keep;
 	return ret;
 }
 
@@ -1156,7 +1166,7 @@ static int wl_serve_accept(int lfd)
 int wl_remote_serve(void)
 {
 	struct pollfd pfd[WL_PENDING + 2];
-	struct wl_cfg srv = wl_scfg;
+	struct wl_cfg srv = wl_srun.cfg;
 	struct wl_serving sv = { .done_fd = -1 };
 	struct sockaddr_in sin;
 	int lfd, one = 1, i, k, st, np, first;
@@ -1176,14 +1186,14 @@ int wl_remote_serve(void)
 	    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) ||
 	    listen(lfd, WL_BACKLOG)) {
-		wl_sin_name(&sin, wl_peer_name, sizeof(wl_peer_name));
+		wl_sin_name(&sin, wl_srun.peer, sizeof(wl_srun.peer));
 		fprintf(stderr, "wl_stream: --serve: cannot listen on %s: %s\n",
-			wl_peer_name, strerror(errno));
+			wl_srun.peer, strerror(errno));
 		return WL_EXIT_FAIL;
 	}
-	wl_sin_name(&sin, wl_peer_name, sizeof(wl_peer_name));
+	wl_sin_name(&sin, wl_srun.peer, sizeof(wl_srun.peer));
 	fprintf(stderr, "wl_stream: serving on %s (protocol %d, up to %d instances, %.1f MiB of message buffers, %s)\n",
-		wl_peer_name, WL_REMOTE_PROTO, wl_max_instances(&srv),
+		wl_srun.peer, WL_REMOTE_PROTO, wl_max_instances(&srv),
 		wl_max_buffer(&srv) / 1048576.0,
 		srv.token[0] ? "clients with the token" :
 		"loopback clients only: no token");

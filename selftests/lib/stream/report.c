@@ -2,7 +2,7 @@
 /*
  * wl_stream's results: the window's figures computed from two samples and
  * the final counters, and the three ways of printing them (table, --json,
- * --brief).  See wl/stream/engine.h.
+ * --brief), from the run state alone.  See wl/stream/report.h.
  */
 #include <math.h>
 #include <stdint.h>
@@ -14,10 +14,9 @@
 
 #include "wl/core/file.h"
 #include "wl/core/json_write.h"
-#include "wl/stream/engine.h"
 #include "wl/stream/netns.h"
-#include "wl/stream/netperf.h"
-#include "wl/stream/remote.h"
+#include "wl/stream/report.h"
+#include "wl/stream/run.h"
 #include "wl/stream/wakelab.h"
 
 #define WL_SCHEMA		4
@@ -26,7 +25,8 @@
  * Before v17, /proc/schedstat has no domain names: take them from the
  * first online CPU's domains in debugfs (6.1) or the old sysctl.
  */
-static void wl_domain_names(struct wl_schedstat *ss)
+static void wl_domain_names(const struct wl_stream_run *run,
+			    struct wl_schedstat *ss)
 {
 	static const char * const fmt[] = {
 		"/sys/kernel/debug/sched/domains/cpu%d/domain%d/name",
@@ -38,7 +38,8 @@ static void wl_domain_names(struct wl_schedstat *ss)
 
 	for (d = 0; d < ss->ndomains; d++) {
 		for (f = 0; f < 2 && !ss->sd[d].name[0]; f++) {
-			snprintf(path, sizeof(path), fmt[f], wl_stopo.cpu[0], d);
+			snprintf(path, sizeof(path), fmt[f], run->topo.cpu[0],
+				 d);
 			if (wl_read_file(path, buf, sizeof(buf)) > 0)
 				snprintf(ss->sd[d].name, WL_SD_NAME_LEN, "%.*s",
 					 (int)strcspn(buf, "\n"), buf);
@@ -52,9 +53,9 @@ static double wl_mbps(uint64_t bytes, double secs)
 }
 
 /* Check one instance; false (with a message on stderr) when it failed. */
-static bool wl_check_instance(int i)
+static bool wl_check_instance(const struct wl_stream_run *run, int i)
 {
-	struct wl_inst *in = &wl_sh->inst[i];
+	const struct wl_inst *in = &run->sh->inst[i];
 	bool ok = true;
 
 	if (in->snd.verify_fail || in->rcv.verify_fail) {
@@ -63,21 +64,22 @@ static bool wl_check_instance(int i)
 			i, in->snd.verify_fail + in->rcv.verify_fail);
 		ok = false;
 	}
-	if (wl_stream_reliable() && in->snd.bytes != in->rcv.bytes) {
+	if (wl_workload_reliable(run->cfg.workload) &&
+	    in->snd.bytes != in->rcv.bytes) {
 		fprintf(stderr,
 			"wl_stream: integrity: instance %d sent %llu bytes but %llu were received\n",
 			i, (unsigned long long)in->snd.bytes,
 			(unsigned long long)in->rcv.bytes);
 		ok = false;
 	}
-	if (wl_workload_rr(wl_scfg.workload) && in->snd.msgs != in->rcv.msgs) {
+	if (wl_workload_rr(run->cfg.workload) && in->snd.msgs != in->rcv.msgs) {
 		fprintf(stderr,
 			"wl_stream: integrity: instance %d completed %llu transactions, the server answered %llu\n",
 			i, (unsigned long long)in->snd.msgs,
 			(unsigned long long)in->rcv.msgs);
 		ok = false;
 	}
-	if (wl_scfg.workload == WL_UDP_STREAM && in->rcv.msgs > in->snd.msgs) {
+	if (run->cfg.workload == WL_UDP_STREAM && in->rcv.msgs > in->snd.msgs) {
 		fprintf(stderr,
 			"wl_stream: integrity: instance %d received %llu datagrams, only %llu were sent\n",
 			i, (unsigned long long)in->rcv.msgs,
@@ -87,37 +89,38 @@ static bool wl_check_instance(int i)
 	return ok;
 }
 
-void wl_stream_compute(const struct wl_sample *a, const struct wl_sample *b,
+void wl_stream_compute(const struct wl_stream_run *run,
+		       const struct wl_sample *a, const struct wl_sample *b,
 		       struct wl_result *r)
 {
+	bool rr = wl_workload_rr(run->cfg.workload);
 	uint64_t sent = 0, got = 0, d, busy_us;
-	struct wl_inst *in;
+	const struct wl_inst *in;
 	int i, ev;
 
 	r->window = b->t - a->t;
 	r->integrity = true;
-	for (i = 0; i < wl_scfg.instances; i++) {
-		in = &wl_sh->inst[i];
-		if (!wl_check_instance(i))
+	for (i = 0; i < run->cfg.instances; i++) {
+		in = &run->sh->inst[i];
+		if (!wl_check_instance(run, i))
 			r->integrity = false;
-		r->gap[i] = wl_prog_gap[i];
-		r->stalled[i] = wl_workload_rr(wl_scfg.workload) ?
-				b->rcv_msgs[i] == a->rcv_msgs[i] :
+		r->gap[i] = run->prog_gap[i];
+		r->stalled[i] = rr ? b->rcv_msgs[i] == a->rcv_msgs[i] :
 				b->rcv_bytes[i] == a->rcv_bytes[i];
 		if (r->stalled[i]) {
 			r->nstalled++;
 			fprintf(stderr,
 				"wl_stream: warning: instance %d moved no data in the %.2f s window (stalled; it had moved %llu %s before it)\n",
 				i, r->window,
-				(unsigned long long)(wl_workload_rr(wl_scfg.workload) ?
-						     a->rcv_msgs[i] : a->rcv_bytes[i]),
-				wl_workload_rr(wl_scfg.workload) ? "transactions" :
-				"bytes");
+				(unsigned long long)(rr ? a->rcv_msgs[i] :
+						     a->rcv_bytes[i]),
+				rr ? "transactions" : "bytes");
 		}
-		if (wl_workload_rr(wl_scfg.workload)) {
+		if (rr) {
 			d = b->snd_msgs[i] - a->snd_msgs[i];
 			r->window_trans += d;
-			r->window_bytes += d * (wl_scfg.msg_size + wl_scfg.recv_size);
+			r->window_bytes += d * (run->cfg.msg_size +
+						run->cfg.recv_size);
 			r->val[i] = r->window > 0 ? d / r->window : 0;
 			wl_hist_merge(&r->hist, &in->hist);
 		} else {
@@ -128,7 +131,7 @@ void wl_stream_compute(const struct wl_sample *a, const struct wl_sample *b,
 						 a->snd_bytes[i], r->window);
 			r->udp_send += r->snd_mbps[i];
 		}
-		if (wl_scfg.workload == WL_UDP_STREAM) {
+		if (run->cfg.workload == WL_UDP_STREAM) {
 			sent += in->snd.msgs;
 			got += in->rcv.msgs;
 			r->loss[i] = in->snd.msgs ? 100.0 * (in->snd.msgs -
@@ -151,21 +154,23 @@ void wl_stream_compute(const struct wl_sample *a, const struct wl_sample *b,
 			r->sd_tran = (double)busy_us / r->window_trans;
 	}
 	for (ev = 0; ev < WL_PERF_NR; ev++) {
-		r->perf_ok[ev] = wl_sperf.avail[ev];
+		r->perf_ok[ev] = run->perf.avail[ev];
 		r->perf[ev] = b->perf[ev] >= a->perf[ev] ?
 			      b->perf[ev] - a->perf[ev] : 0;
 	}
-	r->sctp_ok = wl_stream_sctp_deltas(r->sctp);
+	r->sctp_ok = run->sctp_ok;
+	if (r->sctp_ok)
+		memcpy(r->sctp, run->sctp, sizeof(r->sctp));
 	r->ss_ret = a->ss_ret ? a->ss_ret : b->ss_ret;
 	if (!r->ss_ret) {
 		wl_schedstat_delta(&a->ss, &b->ss, &r->ss);
-		wl_domain_names(&r->ss);
+		wl_domain_names(run, &r->ss);
 	}
 }
 
-static const char *wl_unit(void)
+static const char *wl_unit(const struct wl_stream_run *run)
 {
-	return wl_workload_rr(wl_scfg.workload) ? "trans/s" : "Mbit/s";
+	return wl_workload_rr(run->cfg.workload) ? "trans/s" : "Mbit/s";
 }
 
 static double wl_us(uint64_t ns)
@@ -208,9 +213,10 @@ static void wl_stream_json_schedstat(struct wl_jsonw *j, const struct wl_result 
 }
 
 /* Which path the data took: loopback, netns (veth) or remote (two hosts). */
-static const char *wl_path(void)
+static const char *wl_path(const struct wl_stream_run *run)
 {
-	return wl_scfg.netns ? "netns" : wl_scfg.remote ? "remote" : "loopback";
+	return run->cfg.netns ? "netns" : run->cfg.remote ? "remote" :
+	       "loopback";
 }
 
 static const char *wl_onoff(int v)
@@ -218,12 +224,13 @@ static const char *wl_onoff(int v)
 	return v < 0 ? "unknown" : v ? "on" : "off";
 }
 
-static void wl_path_json(struct wl_jsonw *j)
+static void wl_path_json(const struct wl_stream_run *run,
+			 struct wl_jsonw *j)
 {
 	int k;
 
-	wl_jsonw_str(j, "path", wl_path());
-	if (wl_scfg.netns) {
+	wl_jsonw_str(j, "path", wl_path(run));
+	if (run->cfg.netns) {
 		wl_jsonw_obj(j, "netns");
 		wl_jsonw_str(j, "sender_ns", wl_netns.snd);
 		wl_jsonw_str(j, "receiver_ns", wl_netns.rcv);
@@ -236,36 +243,37 @@ static void wl_path_json(struct wl_jsonw *j)
 		wl_jsonw_str(j, "ip", wl_netns.ip);
 		wl_jsonw_obj_end(j);
 	}
-	if (wl_scfg.remote) {
+	if (run->cfg.remote) {
 		wl_jsonw_obj(j, "remote");
-		wl_jsonw_str(j, "server", wl_remote_peer());
-		wl_jsonw_str(j, "here", wl_scfg.receive ? "receivers" : "senders");
+		wl_jsonw_str(j, "server", run->peer);
+		wl_jsonw_str(j, "here", run->cfg.receive ? "receivers" :
+			     "senders");
 		wl_jsonw_int(j, "protocol", WL_REMOTE_PROTO);
 		wl_jsonw_obj_end(j);
 	}
 }
 
 /* The table's line on the path, when it is not loopback. */
-static void wl_path_line(void)
+static void wl_path_line(const struct wl_stream_run *run)
 {
-	if (wl_scfg.netns)
+	if (run->cfg.netns)
 		printf("# path: veth %s (%s, namespace %s) -> %s (%s, namespace %s), gro %s tso %s gso %s\n",
 		       WL_NETNS_SND_DEV, WL_NETNS_SND_ADDR, wl_netns.snd,
 		       WL_NETNS_RCV_DEV, WL_NETNS_RCV_ADDR, wl_netns.rcv,
 		       wl_onoff(wl_netns.offload[WL_GRO]),
 		       wl_onoff(wl_netns.offload[WL_TSO]),
 		       wl_onoff(wl_netns.offload[WL_GSO]));
-	if (wl_scfg.remote)
+	if (run->cfg.remote)
 		printf("# path: two hosts: the %s here, the %s on the server %s (its counters over the control connection; CPU, perf, schedstat and wakelab figures are this host's)\n",
-		       wl_scfg.receive ? "receivers" : "senders",
-		       wl_scfg.receive ? "senders" : "receivers", wl_remote_peer());
+		       run->cfg.receive ? "receivers" : "senders",
+		       run->cfg.receive ? "senders" : "receivers", run->peer);
 }
 
-void wl_stream_print_json(const struct wl_result *r,
-			  const struct wl_sample *a, const struct wl_sample *b,
-			  int ss_enabled)
+void wl_stream_print_json(const struct wl_stream_run *run,
+			  const struct wl_result *r,
+			  const struct wl_sample *a, const struct wl_sample *b)
 {
-	struct wl_inst *in;
+	const struct wl_inst *in;
 	struct wl_jsonw j;
 	struct utsname u;
 	int i, ev;
@@ -275,35 +283,35 @@ void wl_stream_print_json(const struct wl_result *r,
 	wl_jsonw_obj(&j, NULL);
 	wl_jsonw_str(&j, "tool", "wl_stream");
 	wl_jsonw_int(&j, "schema", WL_SCHEMA);
-	wl_jsonw_str(&j, "workload", wl_workload_names[wl_scfg.workload]);
+	wl_jsonw_str(&j, "workload", wl_workload_names[run->cfg.workload]);
 	/* Which engine ran it: wl_stream's workers, or "netperf 2.7.0". */
-	wl_jsonw_str(&j, "engine", wl_netperf_engine() ?: "wl_stream");
-	wl_path_json(&j);
-	wl_jsonw_int(&j, "instances", wl_scfg.instances);
-	wl_jsonw_str(&j, "instances_spec", wl_scfg.inst_spec);
-	wl_jsonw_bool(&j, "threads", wl_scfg.threads);
-	wl_jsonw_str(&j, "pin", wl_pin_names[wl_scfg.pin]);
-	wl_jsonw_int(&j, "msg_size", wl_scfg.msg_size);
-	wl_jsonw_int(&j, "recv_size", wl_scfg.recv_size);
-	wl_jsonw_int(&j, "local_buf", wl_scfg.sndbuf);
-	wl_jsonw_int(&j, "remote_buf", wl_scfg.rcvbuf);
+	wl_jsonw_str(&j, "engine", run->engine);
+	wl_path_json(run, &j);
+	wl_jsonw_int(&j, "instances", run->cfg.instances);
+	wl_jsonw_str(&j, "instances_spec", run->cfg.inst_spec);
+	wl_jsonw_bool(&j, "threads", run->cfg.threads);
+	wl_jsonw_str(&j, "pin", wl_pin_names[run->cfg.pin]);
+	wl_jsonw_int(&j, "msg_size", run->cfg.msg_size);
+	wl_jsonw_int(&j, "recv_size", run->cfg.recv_size);
+	wl_jsonw_int(&j, "local_buf", run->cfg.sndbuf);
+	wl_jsonw_int(&j, "remote_buf", run->cfg.rcvbuf);
 	wl_jsonw_fix(&j, "duration_s", r->window, 3);
-	wl_jsonw_fix(&j, "duration_requested_s", wl_scfg.duration, 3);
-	wl_jsonw_fix(&j, "warmup_s", wl_scfg.warmup, 3);
+	wl_jsonw_fix(&j, "duration_requested_s", run->cfg.duration, 3);
+	wl_jsonw_fix(&j, "warmup_s", run->cfg.warmup, 3);
 	wl_jsonw_fix(&j, "first_data_s", r->first_data_s, 3);
-	wl_jsonw_bool(&j, "verify", wl_scfg.verify);
-	wl_jsonw_int(&j, "cpus", wl_stopo.ncpus);
-	wl_jsonw_int(&j, "llcs", wl_stopo.nllc);
+	wl_jsonw_bool(&j, "verify", run->cfg.verify);
+	wl_jsonw_int(&j, "cpus", run->topo.ncpus);
+	wl_jsonw_int(&j, "llcs", run->topo.nllc);
 	wl_jsonw_str(&j, "kernel", u.release);
-	wl_jsonw_str(&j, "unit", wl_unit());
+	wl_jsonw_str(&j, "unit", wl_unit(run));
 	wl_jsonw_fix(&j, "aggregate", r->aggregate, 2);
 	wl_jsonw_arr(&j, "per_instance");
-	for (i = 0; i < wl_scfg.instances; i++) {
-		in = &wl_sh->inst[i];
+	for (i = 0; i < run->cfg.instances; i++) {
+		in = &run->sh->inst[i];
 		wl_jsonw_obj(&j, NULL);
 		wl_jsonw_int(&j, "id", i);
 		wl_jsonw_fix(&j, "value", r->val[i], 2);
-		if (wl_scfg.workload == WL_UDP_STREAM) {
+		if (run->cfg.workload == WL_UDP_STREAM) {
 			wl_jsonw_fix(&j, "send_mbps", r->snd_mbps[i], 2);
 			wl_jsonw_fix(&j, "loss_pct", r->loss[i], 3);
 		}
@@ -322,14 +330,14 @@ void wl_stream_print_json(const struct wl_result *r,
 	wl_jsonw_arr_end(&j);
 	wl_jsonw_str(&j, "integrity", r->integrity ? "ok" : "fail");
 	wl_jsonw_int(&j, "stalled_instances", r->nstalled);
-	if (wl_scfg.workload == WL_UDP_STREAM) {
+	if (run->cfg.workload == WL_UDP_STREAM) {
 		wl_jsonw_obj(&j, "udp");
 		wl_jsonw_fix(&j, "send_mbps", r->udp_send, 2);
 		wl_jsonw_fix(&j, "recv_mbps", r->aggregate, 2);
 		wl_jsonw_fix(&j, "loss_pct", r->udp_loss, 3);
 		wl_jsonw_obj_end(&j);
 	}
-	if (wl_workload_rr(wl_scfg.workload)) {
+	if (wl_workload_rr(run->cfg.workload)) {
 		wl_jsonw_obj(&j, "rr");
 		wl_jsonw_fix(&j, "tps", r->aggregate, 2);
 		wl_jsonw_fix(&j, "p50_us", wl_us(wl_hist_pct(&r->hist, 50)), 2);
@@ -351,7 +359,7 @@ void wl_stream_print_json(const struct wl_result *r,
 		wl_jsonw_null(&j, "cpu");
 	}
 	wl_jsonw_num(&j, "service_demand_us_per_kb", r->sd_kb);
-	if (wl_workload_rr(wl_scfg.workload))
+	if (wl_workload_rr(run->cfg.workload))
 		wl_jsonw_num(&j, "service_demand_us_per_tran", r->sd_tran);
 	wl_jsonw_obj(&j, "perf");
 	for (ev = 0; ev < WL_PERF_NR; ev++) {
@@ -361,7 +369,7 @@ void wl_stream_print_json(const struct wl_result *r,
 			wl_jsonw_null(&j, wl_perf_names[ev]);
 	}
 	wl_jsonw_obj_end(&j);
-	if (wl_stream_sctp()) {
+	if (wl_workload_sctp(run->cfg.workload)) {
 		if (r->sctp_ok) {
 			wl_jsonw_obj(&j, "sctp_mib");
 			for (ev = 0; ev < (int)WL_SCTP_MIB_NR; ev++)
@@ -371,40 +379,42 @@ void wl_stream_print_json(const struct wl_result *r,
 			wl_jsonw_null(&j, "sctp_mib");
 		}
 	}
-	wl_stream_json_schedstat(&j, r, ss_enabled);
+	wl_stream_json_schedstat(&j, r, run->schedstats);
 	wl_wakelab_json(&j, &a->wl, &b->wl);
 	wl_jsonw_obj_end(&j);
 	fputc('\n', stdout);
 }
 
-void wl_stream_print_table(const struct wl_result *r,
+void wl_stream_print_table(const struct wl_stream_run *run,
+			   const struct wl_result *r,
 			   const struct wl_sample *a,
-			   const struct wl_sample *b, int ss_enabled)
+			   const struct wl_sample *b)
 {
-	struct wl_inst *in;
+	const struct wl_inst *in;
 	int i, ev, d;
 
 	printf("# wl_stream %s: %d instance%s (%s, pin %s), msg %ld B, recv %ld B, %.2f s window after %.2f s warm-up, %d CPUs, %d LLC%s\n",
-	       wl_workload_names[wl_scfg.workload], wl_scfg.instances,
-	       wl_scfg.instances == 1 ? "" : "s",
-	       wl_scfg.threads ? "threads" : "processes", wl_pin_names[wl_scfg.pin],
-	       wl_scfg.msg_size, wl_scfg.recv_size, r->window, wl_scfg.warmup,
-	       wl_stopo.ncpus, wl_stopo.nllc, wl_stopo.nllc == 1 ? "" : "s");
-	wl_path_line();
-	if (wl_netperf_engine())
+	       wl_workload_names[run->cfg.workload], run->cfg.instances,
+	       run->cfg.instances == 1 ? "" : "s",
+	       run->cfg.threads ? "threads" : "processes",
+	       wl_pin_names[run->cfg.pin], run->cfg.msg_size,
+	       run->cfg.recv_size, r->window, run->cfg.warmup,
+	       run->topo.ncpus, run->topo.nllc, run->topo.nllc == 1 ? "" : "s");
+	wl_path_line(run);
+	if (run->cfg.netperf)
 		printf("# engine: %s %s and netserver (window from its interim records)\n",
-		       wl_netperf_engine(), wl_workload_upper[wl_scfg.workload]);
-	if (wl_scfg.workload == WL_UDP_STREAM)
+		       run->engine, wl_workload_upper[run->cfg.workload]);
+	if (run->cfg.workload == WL_UDP_STREAM)
 		printf("%5s %7s %7s %14s %14s %8s %8s\n", "inst", "snd_cpu",
 		       "rcv_cpu", "send Mbit/s", "recv Mbit/s", "loss%",
 		       "max_gap");
 	else
 		printf("%5s %7s %7s %14s %8s\n", "inst", "snd_cpu", "rcv_cpu",
-		       wl_unit(), "max_gap");
-	for (i = 0; i < wl_scfg.instances; i++) {
-		in = &wl_sh->inst[i];
+		       wl_unit(run), "max_gap");
+	for (i = 0; i < run->cfg.instances; i++) {
+		in = &run->sh->inst[i];
 		printf("%5d %7d %7d", i, in->snd.cpu, in->rcv.cpu);
-		if (wl_scfg.workload == WL_UDP_STREAM)
+		if (run->cfg.workload == WL_UDP_STREAM)
 			printf(" %14.2f %14.2f %8.3f", r->snd_mbps[i],
 			       r->val[i], r->loss[i]);
 		else
@@ -412,12 +422,12 @@ void wl_stream_print_table(const struct wl_result *r,
 		printf(" %7.3fs%s\n", r->gap[i], r->stalled[i] ? " STALLED" : "");
 	}
 	printf("# aggregate %.2f %s, per instance %.2f, integrity %s, %d stalled, all instances moving %.3f s after the start\n",
-	       r->aggregate, wl_unit(), r->aggregate / wl_scfg.instances,
+	       r->aggregate, wl_unit(run), r->aggregate / run->cfg.instances,
 	       r->integrity ? "ok" : "FAIL", r->nstalled, r->first_data_s);
-	if (wl_scfg.workload == WL_UDP_STREAM)
+	if (run->cfg.workload == WL_UDP_STREAM)
 		printf("# udp: send %.2f Mbit/s, recv %.2f Mbit/s, loss %.3f%%\n",
 		       r->udp_send, r->aggregate, r->udp_loss);
-	if (wl_workload_rr(wl_scfg.workload))
+	if (wl_workload_rr(run->cfg.workload))
 		printf("# rr: %.2f trans/s, latency p50 %.2f us, p90 %.2f us, p99 %.2f us (%llu samples)\n",
 		       r->aggregate, wl_us(wl_hist_pct(&r->hist, 50)),
 		       wl_us(wl_hist_pct(&r->hist, 90)),
@@ -447,7 +457,7 @@ void wl_stream_print_table(const struct wl_result *r,
 		       "no /proc/schedstat");
 	} else {
 		printf("# schedstat v%d%s: ttwu %llu local %llu", r->ss.version,
-		       ss_enabled == 1 ? "" :
+		       run->schedstats == 1 ? "" :
 		       " (OFF: kernel.sched_schedstats=0, counters do not move)",
 		       r->ss.ttwu_count, r->ss.ttwu_local);
 		for (d = 0; d < r->ss.ndomains; d++)
@@ -460,15 +470,17 @@ void wl_stream_print_table(const struct wl_result *r,
 	wl_wakelab_print(stdout, &a->wl, &b->wl);
 }
 
-void wl_stream_print_brief(const struct wl_result *r)
+void wl_stream_print_brief(const struct wl_stream_run *run,
+			   const struct wl_result *r)
 {
-	printf("%s-%d : Avg: %.1f\n", wl_workload_upper[wl_scfg.workload],
-	       wl_scfg.instances, r->aggregate / wl_scfg.instances);
+	printf("%s-%d : Avg: %.1f\n", wl_workload_upper[run->cfg.workload],
+	       run->cfg.instances, r->aggregate / run->cfg.instances);
 }
 
-int wl_stream_result_alloc(struct wl_result *r)
+int wl_stream_result_alloc(const struct wl_stream_run *run,
+			   struct wl_result *r)
 {
-	size_t n = wl_scfg.instances;
+	size_t n = run->cfg.instances;
 	/* The per-instance figures, in one block. */
 	double *v = calloc(4 * n, sizeof(*v));
 
@@ -483,3 +495,17 @@ int wl_stream_result_alloc(struct wl_result *r)
 	return 0;
 }
 
+int wl_stream_report(const struct wl_stream_run *run,
+		     const struct wl_sample *a, const struct wl_sample *b,
+		     struct wl_result *r)
+{
+	wl_stream_compute(run, a, b, r);
+	if (run->cfg.json)
+		wl_stream_print_json(run, r, a, b);
+	else if (run->cfg.brief)
+		wl_stream_print_brief(run, r);
+	else
+		wl_stream_print_table(run, r, a, b);
+	fflush(stdout);
+	return r->integrity ? 0 : WL_EXIT_FAIL;
+}

@@ -9,7 +9,8 @@
  * (-D), each prorated by how much of its interval lies inside the window;
  * UDP_STREAM's received rate, which netperf reports only for the whole
  * run, is the kernel's Udp InDatagrams delta over the window times the
- * message size.
+ * message size.  The engine's name and version ("netperf 2.7.0") go into
+ * the run state (wl_srun.engine) for the report.
  */
 #ifndef WL_STREAM_NETPERF_H
 #define WL_STREAM_NETPERF_H
@@ -48,9 +49,6 @@ double wl_np_overlap(const struct wl_np_rec *r, double a, double b);
  * one is another's.  netserver is known by it, never by a connect().
  */
 int wl_np_port_owner(int port, pid_t pid);
-
-/* "netperf 2.7.0" when the run is netperf's, else NULL. */
-const char *wl_netperf_engine(void);
 
 /* The whole netperf run from main(): returns wl_stream's exit status. */
 int wl_netperf_main(void);

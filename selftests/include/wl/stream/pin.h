@@ -7,7 +7,7 @@
 #ifndef WL_STREAM_PIN_H
 #define WL_STREAM_PIN_H
 
-#include "wl/stream/opts.h"
+#include "wl/stream/run.h"
 #include "wl/kernel/topo.h"
 
 /* NULL when @mode can be honoured here, else why not. */

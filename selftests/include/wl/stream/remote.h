@@ -13,8 +13,11 @@
 
 #include <stddef.h>
 
-/* The control protocol's version; a mismatch ends the session. */
-#define WL_REMOTE_PROTO		1
+/*
+ * The control protocol's version, WL_REMOTE_PROTO, and the peer's address
+ * (wl_srun.peer) are in the run state (wl/stream/run.h): the report names
+ * them.
+ */
 
 /* Client: reach the server (retrying up to --connect-timeout); 0 or -1. */
 int wl_remote_connect(char *why, size_t len);
@@ -24,8 +27,6 @@ int wl_remote_hello(char *why, size_t len);
 int wl_remote_go(char *why, size_t len);
 /* Client: the server's final counters after the run; 0 or -1. */
 int wl_remote_final(char *why, size_t len);
-/* The peer's address and port, for the report. */
-const char *wl_remote_peer(void);
 /* Server: serve sessions (--serve); returns the exit status. */
 int wl_remote_serve(void);
 
