@@ -64,7 +64,7 @@ check-all:
 # The prototype-to-upstream path alone (make check-all runs it too):
 # compare, make upstream, boot the series' kernel, differential.
 check-upstream:
-	@tests/upstream_path.sh
+	@tests/helpers/upstream_path.sh
 
 # The main job: a live policy comparison in the default VM; with
 # KERNELS='A B ...', a comparison of kernels across boots; with

@@ -4,7 +4,7 @@
  * the patched kernel's fair.c.
  *
  * The includer provides fair.c's names: module/fair.h in the module,
- * stubs in tests/wa_old_check.c, which builds the same code for 64-bit
+ * stubs in tests/helpers/wa_old_check.c, which builds the same code for 64-bit
  * and 32-bit hosts.  The loads are subtracted as signed 64-bit values: a
  * previous LLC lighter than the wakee's load makes its effective load
  * negative on every architecture.

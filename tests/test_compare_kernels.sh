@@ -10,20 +10,20 @@
 # module build tree, a bzImage without a build tree is refused before
 # anything boots unless --no-module is asked for; the defaults (7 boots a
 # kernel of 3 trials) and the policy comparison's --quick.  The VM is a stand-in
-# (WL_VM) that runs the guest command on the host with tests/fake-wl-stream
-# and an emulated debugfs.  TAP.
+# (WL_VM) that runs the guest command on the host with
+# tests/helpers/fake-wl-stream and an emulated debugfs.  TAP.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 # The test build (tests/Makefile): only it honours WL_FAKE_DEBUGFS as root.
 cmp=$top/.cache/tests/wl_compare
-fake=$top/tests/fake-wl-stream
+fake=$top/tests/helpers/fake-wl-stream
 tmp=$(mktemp -d /tmp/test_compare_kernels.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
 if ! make -s -C "$top/selftests" >/dev/null 2>&1 ||

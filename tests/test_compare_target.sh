@@ -10,8 +10,8 @@
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmp="$top/scripts/compare --results $tmp/res"

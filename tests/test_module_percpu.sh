@@ -12,7 +12,7 @@
 # it).
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
-. "$WL_TOP/tests/tap.sh"
+. "$WL_TOP/tests/helpers/tap.sh"
 
 for k in $(wl_kernel_check_names); do
 	wl_kernel "$k"

@@ -8,7 +8,7 @@
 # producers, each a small shell function.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/tap.sh"
+. "$top/tests/helpers/tap.sh"
 . "$top/scripts/run-tap.sh"
 
 tmp=$(mktemp -d)
@@ -43,8 +43,8 @@ check "'not ok' inside a name is not a result" "ok 1 p" "$(top p mentions_rc0)"
 # The producers make check runs that were found to hide a failure: each
 # now exits non-zero after a planted "not ok" of its own kind.
 (
-	. "$top/tests/tap.sh"
+	. "$top/tests/helpers/tap.sh"
 	echo "1..1"; ok 1 "planted"; tap_done
 ) > /dev/null
-ok $((! $?)) "tests/tap.sh's tap_done returns a planted failure"
+ok $((! $?)) "tests/helpers/tap.sh's tap_done returns a planted failure"
 tap_done

@@ -17,8 +17,8 @@
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 kernel=${WAKELAB_TEST_KERNEL:-stock-7.3}
 plan=44
 tmp=$(mktemp -d)

@@ -31,8 +31,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
 wl_kernel "$(wl_kernel_default patched)"

@@ -32,8 +32,8 @@ cleanup() {
 	done
 }
 trap cleanup EXIT
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
 for c in jq perl git; do

@@ -17,8 +17,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d /tmp/test_user_tree.XXXXXX)
 export WL_CACHE=$tmp/cache
 trap 'rm -rf "$tmp"' EXIT
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
 echo "1..9"

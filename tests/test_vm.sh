@@ -20,8 +20,8 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 vm="$top/scripts/vm --no-build --quiet"
 # The first boot builds what the guest carries; the others reuse it.
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 
@@ -128,7 +128,7 @@ check "vm: a bad --net is a usage error (exit 2)" 2 $rc
 # calls it, needs an IPv4 address beside 127/8 (the guest's 192.0.2.1).
 tmpd=$(mktemp -d)
 trap 'rm -f "$out"; rm -rf "$tmpd"' EXIT
-cc -O1 -Wall -o "$tmpd/resolve" "$top/tests/resolve.c"
+cc -O1 -Wall -o "$tmpd/resolve" "$top/tests/helpers/resolve.c"
 # With a NIC whose only address is IPv6 link-local, AF_UNSPEC is narrowed
 # to IPv6 unless an IPv4 address is seen; AF_INET needs one in any case.
 lport=$((30000 + RANDOM % 20000))

@@ -11,8 +11,8 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 pair="$top/scripts/vm-pair --kernel stock-6.12 --no-build --timeout 300"
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 

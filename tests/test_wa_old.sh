@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # WA_OLD's arithmetic (module/wa_old.h) on 64-bit and 32-bit: builds
-# tests/wa_old_check.c for the host and with gcc -m32 (gcc-multilib, from
-# make deps) and runs both; each prints its own TAP, nested here.  The
+# tests/helpers/wa_old_check.c for the host and with gcc -m32
+# (gcc-multilib, from make deps) and runs both; each prints its own TAP, nested here.  The
 # 32-bit program runs natively where this kernel executes i386 binaries,
 # else under Debian's user-mode emulator (qemu-i386-static, from
 # qemu-user-static, which make deps installs); a SKIP only when neither
 # can run it.  Exits non-zero when any result failed.
 set -uo pipefail
 . "$(dirname "$0")/../scripts/lib.sh"
-. "$WL_TOP/tests/tap.sh"
+. "$WL_TOP/tests/helpers/tap.sh"
 
 out=$WL_CACHE/tests
 ksft=$WL_KSRC/tools/testing/selftests
@@ -54,7 +54,7 @@ for abi in 64 32; do
 		continue
 	fi
 	if ! gcc -m$abi -O2 -Wall -Wextra -Werror -I"$ksft" \
-		"$WL_TOP/tests/wa_old_check.c" -o "$bin" 2>"$bin.log"; then
+		"$WL_TOP/tests/helpers/wa_old_check.c" -o "$bin" 2>"$bin.log"; then
 		sed 's/^/# /' "$bin.log"
 		ok 1 "wa_old: cannot build with gcc -m$abi (make deps installs gcc-multilib)"
 		continue

@@ -2,29 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host test of the whole wl_compare program with a stand-in wl_stream
-# (tests/fake-wl-stream) and an emulated debugfs (WL_FAKE_DEBUGFS): usage
-# errors exit 2 and change nothing; a comparison prints the mmtests table
-# with '*' on a real effect and not on an A/A pair; --brief, --json and
-# --out (report, JSON, gnuplot data, PNG) are well formed, and --json has
-# exactly its schema's members; the features come back exactly, also after
-# SIGTERM mid-run; after SIGKILL the state file holds the originals, a new
-# run refuses to start, and --restore puts them back (no, bad, stale or
-# busy state files are refused); failed trials and a skipping workload give
-# exit 1 and 4; NO_SCHED_CACHE is refused on a kernel without
-# sched/llc_balancing, and where it has one it is applied for its trials
-# and restored, the report and the JSON say SCHED_CACHE's state, and the
-# load-balance migrations get their own LBMigr/1k row.  TAP.
+# (tests/helpers/fake-wl-stream) and an emulated debugfs
+# (WL_FAKE_DEBUGFS): usage errors exit 2 and change nothing; a comparison
+# prints the mmtests table with '*' on a real effect and not on an A/A
+# pair; --brief, --json and --out (report, JSON, gnuplot data, PNG) are
+# well formed, and --json has exactly its schema's members; the features
+# come back exactly, also after SIGTERM mid-run; after SIGKILL the state
+# file holds the originals, a new run refuses to start, and --restore puts
+# them back (no, bad, stale or busy state files are refused); failed
+# trials and a skipping workload give exit 1 and 4; NO_SCHED_CACHE is
+# refused on a kernel without sched/llc_balancing, and where it has one it
+# is applied for its trials and restored, the report and the JSON say
+# SCHED_CACHE's state, and the load-balance migrations get their own
+# LBMigr/1k row.  TAP.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 # The test build (tests/Makefile): only it honours WL_FAKE_DEBUGFS as root.
 cmp=$top/.cache/tests/wl_compare
-fake=$top/tests/fake-wl-stream
+fake=$top/tests/helpers/fake-wl-stream
 tmp=$(mktemp -d /tmp/test_wl_compare_cli.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
 if ! make -s -C "$top/tests" "$cmp" >/dev/null 2>&1 && [ ! -x "$cmp" ]; then

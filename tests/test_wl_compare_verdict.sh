@@ -21,8 +21,8 @@ fix=$top/tests/fixtures/wl_compare
 tmp=$(mktemp -d /tmp/test_wl_compare_verdict.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
 if ! make -s -C "$top/tests" "$cmp" >/dev/null 2>&1 || [ ! -x "$cmp" ]; then

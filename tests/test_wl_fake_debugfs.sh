@@ -14,12 +14,12 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 prod=$top/selftests/wl_compare
 testb=$top/.cache/tests/wl_compare
-fake=$top/tests/fake-wl-stream
+fake=$top/tests/helpers/fake-wl-stream
 tmp=$(mktemp -d /tmp/test_wl_fake_debugfs.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
 if ! make -s -C "$top/selftests" wl_compare >/dev/null 2>&1 ||

@@ -21,8 +21,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# shellcheck source=tests/tap.sh
-. "$top/tests/tap.sh"
+# shellcheck source=tests/helpers/tap.sh
+. "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
 if ! make -s -C "$top/selftests" wl_stream >/dev/null 2>&1 || [ ! -x "$ws" ]; then

@@ -16,7 +16,7 @@
 # check-upstream` run it (about 10 minutes a policy here, kernel builds
 # warm in ccache).
 set -uo pipefail
-. "$(dirname "$0")/../scripts/lib.sh"
+. "$(dirname "$0")/../../scripts/lib.sh"
 
 read -ra policies <<<"${WL_UPSTREAM_POLICIES:-idler_llc always}"
 base=${WL_UPSTREAM_BASE:-7.3}

@@ -47,7 +47,7 @@ static unsigned long task_h_load(struct task_struct *p)
 	return p->load;
 }
 
-#include "../module/wa_old.h"
+#include "../../module/wa_old.h"
 
 struct wa_case {
 	const char *name;
