@@ -10,7 +10,7 @@
 # followed by a fenced block.  This test runs every marked program with
 # --help and compares the output with the block; it also checks that every
 # path of the tree and every `make TARGET` named in the documents exists
-# (except in docs/results.md, a log of commands as they were run), and
+# (except in docs/results-log.md, a log of commands as they were run), and
 # that every relative link and its #anchor resolve.  TAP, exit status
 # non-zero on any failure.
 #
@@ -46,7 +46,7 @@ docs=(README.md docs/*.md)
 # renamed since keeps its old name there.
 named=()
 for f in "${docs[@]}"; do
-	[ "$f" = docs/results.md ] || named+=("$f")
+	[ "$f" = docs/results-log.md ] || named+=("$f")
 done
 marker_re='^<!-- help: ([^ ]+) -->$'
 
