@@ -22,7 +22,7 @@ LIBWL_CORE := clock.c file.c hist.c json_read.c json_write.c proc.c sig.c \
 	      stats.c text.c
 LIBWL_KERNEL := cpustat.c features.c load.c perf.c sched_debug.c schedstat.c \
 		topo.c tracefs.c wakelab_module.c wakelab_tables.c
-LIBWL_STREAM := engine.c netns.c netperf.c opts.c pin.c remote.c report.c \
+LIBWL_STREAM := cfg.c engine.c netns.c netperf.c opts.c pin.c remote.c report.c \
 		run.c wakelab.c workload.c
 LIBWL_COMPARE := analysis.c env.c headline.c merge.c model.c opts.c report.c \
 		 run.c settings.c spec.c state.c trial.c

@@ -827,6 +827,7 @@ int wl_stream_finish(const struct wl_sample *a, const struct wl_sample *b,
 	wl_srun.schedstats = wl_schedstats_enabled();
 	wl_stream_restore_schedstats();
 	wl_srun.sctp_ok = wl_stream_sctp_deltas(wl_srun.sctp);
+	wl_srun.netns = wl_netns;
 	ret = wl_stream_report(&wl_srun, a, b, r);
 	wl_perf_close(&wl_srun.perf);
 	return ret;

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "wl/core/proc.h"
+#include "wl/stream/cfg.h"
 #include "wl/stream/netns.h"
-#include "wl/stream/run.h"
 
 #define WL_NETNS_DIR	"/run/netns"
 #define WL_NETNS_NAME	"wl_stream-%d-%s"

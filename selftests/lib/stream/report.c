@@ -232,15 +232,15 @@ static void wl_path_json(const struct wl_stream_run *run,
 	wl_jsonw_str(j, "path", wl_path(run));
 	if (run->cfg.netns) {
 		wl_jsonw_obj(j, "netns");
-		wl_jsonw_str(j, "sender_ns", wl_netns.snd);
-		wl_jsonw_str(j, "receiver_ns", wl_netns.rcv);
+		wl_jsonw_str(j, "sender_ns", run->netns.snd);
+		wl_jsonw_str(j, "receiver_ns", run->netns.rcv);
 		wl_jsonw_str(j, "sender_addr", WL_NETNS_SND_ADDR);
 		wl_jsonw_str(j, "receiver_addr", WL_NETNS_RCV_ADDR);
 		wl_jsonw_str(j, "link", "veth");
 		for (k = 0; k < WL_NR_OFFLOADS; k++)
 			wl_jsonw_str(j, wl_offload_names[k],
-				     wl_onoff(wl_netns.offload[k]));
-		wl_jsonw_str(j, "ip", wl_netns.ip);
+				     wl_onoff(run->netns.offload[k]));
+		wl_jsonw_str(j, "ip", run->netns.ip);
 		wl_jsonw_obj_end(j);
 	}
 	if (run->cfg.remote) {
@@ -258,11 +258,11 @@ static void wl_path_line(const struct wl_stream_run *run)
 {
 	if (run->cfg.netns)
 		printf("# path: veth %s (%s, namespace %s) -> %s (%s, namespace %s), gro %s tso %s gso %s\n",
-		       WL_NETNS_SND_DEV, WL_NETNS_SND_ADDR, wl_netns.snd,
-		       WL_NETNS_RCV_DEV, WL_NETNS_RCV_ADDR, wl_netns.rcv,
-		       wl_onoff(wl_netns.offload[WL_GRO]),
-		       wl_onoff(wl_netns.offload[WL_TSO]),
-		       wl_onoff(wl_netns.offload[WL_GSO]));
+		       WL_NETNS_SND_DEV, WL_NETNS_SND_ADDR, run->netns.snd,
+		       WL_NETNS_RCV_DEV, WL_NETNS_RCV_ADDR, run->netns.rcv,
+		       wl_onoff(run->netns.offload[WL_GRO]),
+		       wl_onoff(run->netns.offload[WL_TSO]),
+		       wl_onoff(run->netns.offload[WL_GSO]));
 	if (run->cfg.remote)
 		printf("# path: two hosts: the %s here, the %s on the server %s (its counters over the control connection; CPU, perf, schedstat and wakelab figures are this host's)\n",
 		       run->cfg.receive ? "receivers" : "senders",

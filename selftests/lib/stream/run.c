@@ -1,25 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * wl_stream's run state and the names and kinds of its workloads: see
- * wl/stream/run.h.
- */
+/* wl_stream's run state: see wl/stream/run.h. */
 #include "wl/stream/run.h"
-
-const char * const wl_workload_names[WL_NR_WORKLOADS] = {
-	"tcp_stream", "udp_stream", "sctp_stream", "sctp_stream_many", "tcp_rr",
-	"tipc_stream", "tipc_rr",
-};
-
-const char * const wl_workload_upper[WL_NR_WORKLOADS] = {
-	"TCP_STREAM", "UDP_STREAM", "SCTP_STREAM", "SCTP_STREAM_MANY", "TCP_RR",
-	"TIPC_STREAM", "TIPC_RR",
-};
-
-const char * const wl_offload_names[WL_NR_OFFLOADS] = { "gro", "tso", "gso" };
-
-const char * const wl_pin_names[WL_NR_PINS] = {
-	"none", "same-cpu", "same-llc", "cross-llc",
-};
 
 const char * const wl_sctp_mib[WL_SCTP_MIB_NR] = {
 	"SctpT1InitExpireds", "SctpT3RtxExpireds", "SctpT3Retransmits",
@@ -31,24 +12,3 @@ struct wl_stream_run wl_srun = {
 	.engine = "wl_stream",
 	.schedstats = -1,
 };
-
-bool wl_workload_rr(int workload)
-{
-	return workload == WL_TCP_RR || workload == WL_TIPC_RR;
-}
-
-bool wl_workload_tipc(int workload)
-{
-	return workload == WL_TIPC_STREAM || workload == WL_TIPC_RR;
-}
-
-bool wl_workload_sctp(int workload)
-{
-	return workload == WL_SCTP_STREAM || workload == WL_SCTP_STREAM_MANY;
-}
-
-bool wl_workload_reliable(int workload)
-{
-	return workload == WL_TCP_STREAM || workload == WL_TIPC_STREAM ||
-	       wl_workload_sctp(workload);
-}

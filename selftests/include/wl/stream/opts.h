@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "wl/stream/run.h"
+#include "wl/stream/cfg.h"
 
 #define WL_MAX_INSTANCES		4096
 #define WL_MAX_MSG			(64L << 20)

@@ -7,8 +7,8 @@
 #ifndef WL_STREAM_PIN_H
 #define WL_STREAM_PIN_H
 
-#include "wl/stream/run.h"
 #include "wl/kernel/topo.h"
+#include "wl/stream/cfg.h"
 
 /* NULL when @mode can be honoured here, else why not. */
 const char *wl_pin_unsupported(const struct wl_topo *t, enum wl_pin mode);

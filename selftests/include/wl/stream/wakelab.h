@@ -2,9 +2,9 @@
 /*
  * wl_stream's view of wakelab.ko: snapshots of the counter tables in
  * /sys/kernel/debug/wakelab/ (placement, decisions, oldcheck) at the window
- * edges, read with the shared reader (wl/kernel/wakelab_tables.h), and their deltas --
- * every numeric column of every record -- for the JSON object and the
- * table.  Nothing here when the module is not loaded ("wakelab": null).
+ * edges, read with the shared reader (wl/kernel/wakelab_tables.h), and
+ * their deltas -- every numeric column of every record -- for the JSON
+ * object and the table.  Nothing here when the module is not loaded ("wakelab": null).
  */
 #ifndef WL_STREAM_WAKELAB_H
 #define WL_STREAM_WAKELAB_H
