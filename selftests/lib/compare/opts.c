@@ -466,6 +466,8 @@ int wl_cmp_parse_args(int argc, char **argv, struct wl_cmp_opts *o,
 		o->nextra = argc - p.nopt - 1;
 	}
 	optind = 0;	/* a fresh scan, also of a second command line */
+	opterr = 1;	/* getopt_long() says what is wrong (wl_parse_opts()
+			 * clears it) */
 	while ((c = getopt_long(p.nopt, argv,
 				"w:n:m:r:l:o:s:a:P:E:bjO:R:t:cqh",
 				wl_cmp_long_opts, NULL)) != -1) {
