@@ -10,7 +10,8 @@
 #    (.cache/tests/lib), each to the object that defines it.
 # In both, these arrows never exist:
 #  - core -> any other group; kernel -> stream or compare; stream -> compare;
-#  - compare -> stream, except the option parsers it reuses ($reuse);
+#  - compare -> stream, except the option parsers it reuses ($reuse), even
+#    through other units;
 #  - a report or headline -> engine, netperf, remote, trial or opts, even
 #    through other units;
 #  - any loop between units.
@@ -23,9 +24,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/helpers/tap.sh
 . "$top/tests/helpers/tap.sh"
 
-# What compare may use of stream: the option parsers (the workload, size
-# and instance count of wl_compare's own options).
-reuse="stream/opts"
+# What compare may use of stream, even through other units: the option
+# parsers (the workload, size and instance count of wl_compare's own
+# options) and the configuration types they fill.
+reuse="stream/opts stream/cfg"
 # The units a report or headline must not reach.
 reports="stream/report compare/report compare/headline"
 runners="stream/engine stream/netperf stream/remote compare/trial compare/opts stream/opts"
@@ -109,6 +111,24 @@ violations() {
 			print $1 " -> " $2 ": compare uses of stream only " reuse
 	}
 	END {
+		for (u in to) {
+			split(u, f, "/")
+			if (f[1] != "compare")
+				continue
+			delete seen; n = 0; q[++n] = u; seen[u] = 1
+			while (n) {
+				v = q[n--]; m = split(to[v], nx, " ")
+				for (j = 1; j <= m; j++) {
+					if (nx[j] in seen)
+						continue
+					seen[nx[j]] = 1; q[++n] = nx[j]
+					split(nx[j], t, "/")
+					if (t[1] == "stream" && !(nx[j] in ok))
+						print u " reaches " nx[j] \
+						      ": compare uses of stream only " reuse
+				}
+			}
+		}
 		for (i = 1; i <= nr; i++) {
 			delete seen; n = 0; q[++n] = rep[i]; seen[rep[i]] = 1
 			while (n) {
@@ -155,7 +175,7 @@ plant() {
 # planted_tree DIR: a tree that keeps every rule.
 planted_tree() {
 	local d=$1 u
-	for u in core/a kernel/b stream/opts stream/run stream/report \
+	for u in core/a kernel/b stream/cfg stream/opts stream/run stream/report \
 		 stream/engine compare/report compare/headline compare/trial; do
 		plant "$d" "lib/$u.c" "wl/$u.h"
 		plant "$d" "include/wl/$u.h"
@@ -163,14 +183,16 @@ planted_tree() {
 	plant "$d" lib/kernel/b.c wl/kernel/b.h wl/core/a.h
 	plant "$d" lib/stream/engine.c wl/stream/engine.h wl/stream/opts.h \
 		wl/kernel/b.h
+	plant "$d" include/wl/stream/opts.h wl/stream/cfg.h
+	plant "$d" include/wl/stream/run.h wl/stream/cfg.h
 	plant "$d" lib/stream/report.c wl/stream/report.h wl/stream/run.h
 	plant "$d" lib/compare/trial.c wl/compare/trial.h wl/stream/opts.h \
 		wl/compare/report.h
 	plant "$d" lib/compare/report.c wl/compare/report.h \
 		wl/compare/headline.h
 	{
-		printf 'LIBWL_SRCS := core/a.c kernel/b.c stream/engine.c '
-		printf 'stream/opts.c stream/report.c stream/run.c '
+		printf 'LIBWL_SRCS := core/a.c kernel/b.c stream/cfg.c '
+		printf 'stream/engine.c stream/opts.c stream/report.c stream/run.c '
 		printf 'compare/headline.c compare/report.c compare/trial.c\n'
 	} > "$d/lib/libwl.mk"
 }
@@ -204,6 +226,8 @@ planted stream-up "stream/engine -> compare/trial: compare above stream" \
 	plant "$tmp/stream-up" lib/stream/engine.c wl/compare/trial.h
 planted compare-engine "compare/trial -> stream/engine: compare uses of stream only" \
 	plant "$tmp/compare-engine" lib/compare/trial.c wl/stream/engine.h
+planted compare-through-opts "compare/trial reaches stream/run: compare uses of stream only" \
+	plant "$tmp/compare-through-opts" include/wl/stream/opts.h wl/stream/run.h
 planted report-trial "compare/report reaches compare/trial" \
 	plant "$tmp/report-trial" include/wl/compare/headline.h wl/compare/trial.h
 planted report-opts "stream/report reaches stream/opts" \
