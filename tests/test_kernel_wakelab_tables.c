@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests for selftests/lib/kernel/wakelab_tables.c, the one reader of the
- * tables and the policy file in /sys/kernel/debug/wakelab/: real module
- * output parses to the right cells, also a placement table from before
- * lb_migr and lb_cross_llc were added; the "# version N" first line is
- * required and a newer version is refused with a message naming the file
+ * Host unit tests for selftests/lib/kernel/wakelab_tables.c, the one reader
+ * of the tables and the policy file in /sys/kernel/debug/wakelab/: real
+ * module output parses to the right cells, also a placement table from
+ * before lb_migr and lb_cross_llc were added; the "# version N" first line
+ * is required and a newer version is refused with a message naming the file
  * and both versions; every malformed input (no header, ragged records,
- * repeated keys, oversized fields, bad policy lines) is rejected as a
- * whole.
+ * repeated keys, oversized fields, bad policy lines) is rejected as a whole.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * The format of wakelab.ko's debugfs tables, shared by the module, which
- * writes them, and by userspace (selftests/lib/debugfs.c), which reads them.
+ * writes them, and by userspace (selftests/lib/kernel/wakelab_tables.c),
+ * which reads them.
  *
  * Every table file starts with a version line, "# version N", then comment
  * lines ("# ..."), a header line naming the columns, and one row per line;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The settings wl_compare's specs change: read, checked against the running
- * kernel, applied and restored, each write verified.  See wl/compare/settings.h.
+ * kernel, applied and restored, each write verified.  See
+ * wl/compare/settings.h.
  */
 #include <ctype.h>
 #include <dirent.h>

@@ -64,7 +64,8 @@ struct wl_cmp_opts {
 
 /**
  * wl_cmp_parse_args() - parse wl_compare's command line
- * @argc, @argv: the command line
+ * @argc:	argument count of the command line
+ * @argv:	the command line
  * @o:		filled in with the defaults, then the options
  * @r:		a zeroed run: gets the run's settings, and its specs and
  *		cells (none with --merge or --restore)
