@@ -107,40 +107,20 @@ dir=$(wl_new_results_dir "$results")
 stamp=${dir##*/}
 mkdir -p "$dir/boots"
 
-gcmd() {
-	local i=$1 g=""
-	[ "$module" = 0 ] ||
-		g="if insmod /wakelab/modules/wakelab.ko && echo 1 > /sys/kernel/debug/wakelab/enable; then :; else echo 'compare: wakelab.ko not loaded: no placement mix' >&2; fi; "
-	g+="wl_compare -q -w $(printf %q "$workload") -n $(printf %q "$instances") -r $trials -l $duration -s $seed -O /wakelab/out $(printf %q "${specs[i]}")"
-	if [ -n "$stream_opts" ]; then
-		g+=" --"
-		for o in $stream_opts; do g+=" $(printf %q "$o")"; done
-	fi
-	echo "$g > /dev/null"
-}
-
 # run_boot B: boot B of the schedule, into its directory; one line when done.
 run_boot() {
-	local b=$1 i=${order[$1]} d t0 rc why vm=()
+	local b=$1 i=${order[$1]} d t0 vm=()
 	d=$dir/boots/$(printf %02d $((b + 1)))-${labels[i]}
-	mkdir -p "$d"
 	vm=(--kernel "${kargs[i]}")
 	[ -z "${kdirs[i]}" ] || vm+=(--kdir "${kdirs[i]}")
 	[ "$module" = 1 ] || vm+=(--no-module)
 	t0=$(date +%s)
-	set +e
-	"${WL_VM:-$WL_TOP/scripts/vm}" --quiet "${vm[@]}" --sockets "$sockets" \
-		--cores "$cores" --timeout "$timeout" --out "$d" -- "$(gcmd "$i")" \
-		> "$d/console.log" 2>&1
-	rc=$?
-	set -e
-	echo "$rc" > "$d/vm-exit"
-	if [ -s "$d/results.json" ]; then
-		wl_info "boot $((b + 1))/$nboot ${labels[i]}: done in $(( $(date +%s) - t0 )) s (exit $rc)"
+	if wl_kboot "$d" "$timeout" "$(wl_kboot_cmd "$module" "${specs[i]}" \
+			"$workload" "$instances" "$trials" "$duration" "$seed" \
+			"$stream_opts")" "${vm[@]}" --sockets "$sockets" --cores "$cores"; then
+		wl_info "boot $((b + 1))/$nboot ${labels[i]}: done in $(( $(date +%s) - t0 )) s (exit $(cat "$d/vm-exit"))"
 	else
-		why=$(grep -E 'wakelab-vm: FAIL|error:' "$d/console.log" | tail -n 1)
-		wl_info "boot $((b + 1))/$nboot ${labels[i]}: FAILED (exit $rc): ${why:-no results; see ${d#"$WL_TOP"/}/console.log}"
-		echo "${why:-scripts/vm exit $rc, no results}" > "$d/error.txt"
+		wl_info "boot $((b + 1))/$nboot ${labels[i]}: FAILED (exit $(cat "$d/vm-exit")): $(cat "$d/error.txt")"
 	fi
 }
 
@@ -151,14 +131,9 @@ done
 wl_info "boot order: $(for b in "${order[@]}"; do printf '%s ' "${labels[b]}"; done)"
 wl_info "each boot: $workload over [$instances] x $trials trials of ${duration} s, ${sockets} sockets x ${cores} cores ($ncpus CPUs); results in $dir"
 start=$(date +%s)
-running=0
 for ((b = 0; b < nboot; b++)); do
 	run_boot "$b" &
-	running=$((running + 1))
-	if [ "$running" -ge "$jobs" ]; then
-		wait -n || true
-		running=$((running - 1))
-	fi
+	wl_throttle "$jobs"
 done
 wait
 wall=$(( $(date +%s) - start ))

@@ -146,3 +146,47 @@ wl_new_results_dir() {
 	done
 	echo "$d"
 }
+
+# wl_throttle N: wait until fewer than N of this shell's background jobs
+# run (a pool of N: "task & wl_throttle N" in a loop, then wait).
+wl_throttle() {
+	while [ "$(jobs -rp | wc -l)" -ge "$1" ]; do
+		wait -n || true
+	done
+}
+
+# wl_kboot_cmd MODULE SPEC WORKLOAD INSTANCES TRIALS DURATION SEED
+# STREAM_OPTS: the guest command of one boot of a kernel comparison
+# (compare --kernels, bisect): wakelab.ko loaded and enabled unless MODULE
+# is 0, then wl_compare with the one SPEC, its results into /wakelab/out.
+wl_kboot_cmd() {
+	local g="" o
+	[ "$1" = 0 ] ||
+		g="if insmod /wakelab/modules/wakelab.ko && echo 1 > /sys/kernel/debug/wakelab/enable; then :; else echo 'compare: wakelab.ko not loaded: no placement mix' >&2; fi; "
+	g+="wl_compare -q -w $(printf %q "$3") -n $(printf %q "$4") -r $5 -l $6 -s $7 -O /wakelab/out $(printf %q "$2")"
+	if [ -n "$8" ]; then
+		g+=" --"
+		for o in $8; do g+=" $(printf %q "$o")"; done
+	fi
+	echo "$g > /dev/null"
+}
+
+# wl_kboot DIR TIMEOUT GCMD VM-OPTION...: one boot of a kernel comparison
+# (scripts/vm, or the stand-in WL_VM) running GCMD, its console.log,
+# vm-exit and results.json in DIR; when no results came back, DIR/error.txt
+# holds the reason.  Returns 0 when results came back.
+wl_kboot() {
+	local d=$1 timeout=$2 g=$3 rc why
+	shift 3
+	mkdir -p "$d"
+	set +e
+	"${WL_VM:-$WL_TOP/scripts/vm}" --quiet "$@" --timeout "$timeout" \
+		--out "$d" -- "$g" > "$d/console.log" 2>&1
+	rc=$?
+	set -e
+	echo "$rc" > "$d/vm-exit"
+	[ ! -s "$d/results.json" ] || return 0
+	why=$(grep -E 'wakelab-vm: FAIL|error:' "$d/console.log" | tail -n 1)
+	echo "${why:-scripts/vm exit $rc, no results; see ${d#"$WL_TOP"/}/console.log}" > "$d/error.txt"
+	return 1
+}

@@ -207,31 +207,8 @@ done
 shift
 exec wl_compare ${out:+-O "$out"} "$@"
 EOF
-cat > "$tmp/fakevm" <<'EOF'
-#!/bin/bash
-# Stand-in for scripts/vm: log the options, run the command on the host.
-echo "$*" >> "$FAKEVM_LOG"
-out="" kernel=""
-while [ $# -gt 0 ] && [ "$1" != -- ]; do
-	case $1 in
-	--out) out=$2; shift ;;
-	--kernel) kernel=$2; shift ;;
-	--kdir|--sockets|--cores|--timeout) shift ;;
-	esac
-	shift
-done
-shift
-n=$(cat "$FAKEVM_COUNT" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > "$FAKEVM_COUNT"
-[ "$n" != "${FAKEVM_FAIL:-0}" ] || { echo "wakelab-vm: FAIL: timeout: the guest did not finish within 9s"; exit 124; }
-mkdir -p "$out"
-base=1000; case $kernel in *kb*) base=1100 ;; esac
-cmd=${*//\/wakelab\/out/$out}
-cmd=${cmd//insmod /true }
-cmd=${cmd//\/wakelab\/guest\/compare-local/compare-local}
-FAKE_BASE=$base PATH=$FAKEVM_BIN:$PATH bash -c "$cmd"
-EOF
-chmod +x "$tmp/bin/wl_compare" "$tmp/bin/compare-local" "$tmp/fakevm"
-export WL_VM=$tmp/fakevm FAKEVM_LOG=$tmp/vm.log FAKEVM_BIN=$tmp/bin FAKEVM_COUNT=$tmp/vm.count
+chmod +x "$tmp/bin/wl_compare" "$tmp/bin/compare-local"
+export WL_VM=$top/tests/helpers/fake-vm FAKEVM_LOG=$tmp/vm.log FAKEVM_BIN=$tmp/bin FAKEVM_COUNT=$tmp/vm.count
 kc() { "$top/scripts/compare" --results "$tmp/res" --trials 2 --duration 1 \
 	--instances 1 --seed 3 "$@"; }
 
