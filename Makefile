@@ -147,7 +147,7 @@ bench-netperf: selftests
 kernel:
 	@scripts/kernel/build $(call wl_opt,kernel,KERNEL) \
 		$(if $(filter command line,$(origin KSRC)),--ksrc '$(KSRC)') \
-		$(call wl_opt,series,SERIES)
+		$(call wl_opt,series,SERIES) $(call wl_opt,kconfig,KCONFIG)
 
 kernel-check:
 	@scripts/kernel/check-series $(call wl_opt,kernel,KERNEL)

@@ -9,7 +9,8 @@
 # it was (a plain tree and a git tree with uncommitted changes); the copy
 # holds the work tree's files; a tree is configured as the table's patched
 # kernel of its version; the make variables reach the scripts; the build
-# tree is found next to a bzImage.  TAP.
+# tree is found next to a bzImage; a --kconfig that is not a .config is
+# refused; --build-dir is where the build goes.  TAP.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
-echo "1..9"
+echo "1..11"
 build=$top/scripts/kernel/build
 
 # A tree that looks like Linux to the checks, and to which no patch applies.
@@ -78,9 +79,32 @@ check "--ksrc: a tree's configuration is the table's patched kernel of its versi
 
 # make -n prints a recipe's continuation lines as they are written.
 flat() { tr '\n\t' '  ' | sed 's/\\ */ /g; s/  */ /g'; }
-out=$(make -s -n -C "$top" kernel KSRC=/x/linux SERIES=6.12 2>&1 | flat)
-grep -q "scripts/kernel/build.*--ksrc '/x/linux'.*--series '6.12'" <<<"$out"
-ok $? "make kernel KSRC=... SERIES=...: passed to scripts/kernel/build"
+out=$(make -s -n -C "$top" kernel KSRC=/x/linux SERIES=6.12 KCONFIG=/x/config 2>&1 | flat)
+grep -q "scripts/kernel/build.*--ksrc '/x/linux'.*--series '6.12'.*--kconfig '/x/config'" <<<"$out"
+ok $? "make kernel KSRC=... SERIES=... KCONFIG=...: passed to scripts/kernel/build"
+
+echo '# not a config' > "$tmp/notconfig"
+"$build" --ksrc "$tmp/plain" --kconfig "$tmp/nosuch" > "$tmp/o1" 2>&1
+r1=$?
+"$build" --ksrc "$tmp/plain" --kconfig "$tmp/notconfig" > "$tmp/o2" 2>&1
+r2=$?
+"$build" --kconfig "$tmp/notconfig" > "$tmp/o3" 2>&1
+r3=$?
+[ "$r1" = 2 ] && grep -q "KCONFIG '$tmp/nosuch' is not a readable file" "$tmp/o1" &&
+	[ "$r2" = 2 ] && grep -q "sets no CONFIG_ option: not a .config" "$tmp/o2" &&
+	[ "$r3" = 2 ] && grep -q -- '--kconfig goes with --ksrc' "$tmp/o3" &&
+	[ ! -e "$tmp/cache/kernel/user-plain-"*/build/.config ]
+ok $? "--kconfig: a missing file, a file that is not a .config, and --kconfig without --ksrc are refused; nothing configured"
+
+"$build" --build-dir "$tmp/bd/build" > "$tmp/o1" 2>&1
+r1=$?
+"$build" --ksrc "$tmp/plain" --series 6.12 --build-dir "$tmp/bd/build" > "$tmp/o2" 2>&1
+r2=$?
+d=$("$build" --ksrc "$tmp/plain" --build-dir "$tmp/bd/x/../build" --print-dir)
+[ "$r1" = 2 ] && grep -q -- '--build-dir goes with --ksrc' "$tmp/o1" &&
+	[ "$r2" = 2 ] && grep -q -- '--build-dir goes without --series' "$tmp/o2" &&
+	[ "$d" = "$tmp/bd/build" ] && [ ! -e "$tmp/bd" ]
+ok $? "--build-dir: printed as given (absolute), refused without --ksrc or with --series; nothing made"
 
 out=$( (make -s -n -C "$top" check KERNEL=/x/bzImage KDIR=/x/build 2>&1
 	make -s -n -C "$top" compare KERNELS='a b' KDIR=/x/build NO_MODULE=1 BOOTS=2 JOBS=2 2>&1) | flat)

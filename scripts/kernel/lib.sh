@@ -162,3 +162,19 @@ wl_configure() {
 			wl_die "$build/.config lost options of ${fragment#"$WL_TOP"/}"
 	fi
 }
+
+# wl_configure_file SRC BUILD CONFIG HASH: configure BUILD from the user's
+# .config CONFIG (olddefconfig answers what the tree asks anew) unless it
+# was configured for HASH already.
+wl_configure_file() {
+	local src=$1 build=$2 config=$3 hash=$4
+	mkdir -p "$build"
+	[ ! -f "$build/.config" ] ||
+		[ "$(cat "$build/.wakelab-config" 2>/dev/null)" != "$hash" ] || return 0
+	wl_info "configuring $build from $config (olddefconfig)"
+	rm -f "$build/.wakelab-config"
+	cp "$config" "$build/.config"
+	wl_kmake "$src" "$build" -s olddefconfig >/dev/null 2>&1 ||
+		wl_die "make olddefconfig failed on $config"
+	echo "$hash" > "$build/.wakelab-config"
+}

@@ -15,6 +15,13 @@
 # parsed; never executed.
 
 [ -d "$ksrc" ] || wl_die "KSRC '$ksrc' is not a directory"
+if [ -n "$kconfig" ]; then
+	[ -f "$kconfig" ] && [ -r "$kconfig" ] ||
+		wl_die "KCONFIG '$kconfig' is not a readable file"
+	grep -q '^CONFIG_[A-Za-z0-9_]*=' "$kconfig" ||
+		wl_die "KCONFIG '$kconfig' sets no CONFIG_ option: not a .config"
+	kconfig=$(cd "$(dirname "$kconfig")" && pwd)/$(basename "$kconfig")
+fi
 ksrc=$(cd "$ksrc" && pwd)
 if [ ! -f "$ksrc/kernel/sched/core.c" ] ||
    ! grep -q '^PATCHLEVEL = ' "$ksrc/Makefile" 2>/dev/null; then
@@ -32,6 +39,15 @@ fi
 id=$(printf '%s\n%s\n' "$ksrc" "$series" | sha256sum | cut -c1-8)
 WL_KROOT=$WL_CACHE/kernel/user-$(basename "$ksrc")-$id
 BUILD=$WL_KROOT/build
+if [ -n "$build_dir" ]; then
+	# The build's logs and lock beside it; with the tree as its sibling,
+	# ccache's base directory holds both, and the compiler sees the tree
+	# as ../src, as in a table kernel's build (scripts/kernels.sh).
+	[ -z "$series" ] ||
+		wl_usage_error "--build-dir goes without --series (the series' copy of the tree would be its sibling)"
+	BUILD=$(realpath -m "$build_dir")
+	WL_KROOT=${BUILD%/*}
+fi
 if [ -n "$print_dir" ]; then
 	echo "$BUILD"
 	exit 0
@@ -54,7 +70,12 @@ steps_file=$WL_KROOT/steps
 what="$ksrc ($kver${series:+ + patches/$series}, configured as ${tree_kernel:-wakelab.config alone})"
 # A user's tree can change at any time: kbuild decides what to rebuild.
 input_hash=$(date +%s%N | sha256sum | cut -c1-16)
-config_hash=$( { echo "$kver"; cat "$FRAGMENT"; } | sha256sum | cut -c1-16)
+if [ -n "$kconfig" ]; then
+	config_hash=$( { echo "$kver"; cat "$kconfig"; } | sha256sum | cut -c1-16)
+	what="$ksrc ($kver${series:+ + patches/$series}, configured from $kconfig)"
+else
+	config_hash=$( { echo "$kver"; cat "$FRAGMENT"; } | sha256sum | cut -c1-16)
+fi
 
 exec 9> "$WL_KROOT/lock"
 if ! flock -n 9; then
