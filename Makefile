@@ -152,6 +152,37 @@ kernel:
 kernel-check:
 	@scripts/kernel/check-series $(call wl_opt,kernel,KERNEL)
 
+# The commit of the git tree KSRC (given here; only read: the bisection
+# runs in a clone in .cache/bisect/) between GOOD and BAD that changed
+# placement or throughput: git bisect run with a booted, measured and
+# tested step (scripts/bisect-step); report in results/<stamp>/bisect/
+# (docs/bisect.md).  The guest's programs build against wakelab's own
+# kselftest tree (WL_KSFT), not KSRC, which may be at any commit.
+WL_KSFT = $(shell bash -c '. scripts/lib.sh && echo $$WL_KSRC')
+bisect:
+	@$(MAKE) -s -C selftests KSRC='$(WL_KSFT)'
+	@scripts/bisect $(if $(filter command line,$(origin KSRC)),--ksrc '$(KSRC)') \
+		$(call wl_opt,good,GOOD) $(call wl_opt,bad,BAD) \
+		$(call wl_opt,kconfig,KCONFIG) $(call wl_opt,policies,POLICIES) \
+		$(call wl_opt,workload,WORKLOAD) $(call wl_opt,instances,INSTANCES) \
+		$(call wl_opt,trials,TRIALS) $(call wl_opt,duration,DURATION) \
+		$(call wl_opt,sockets,SOCKETS) $(call wl_opt,cores,CORES) \
+		$(call wl_opt,stream-opts,WL_STREAM_OPTS) $(call wl_opt,boots,BOOTS) \
+		$(call wl_opt,step-boots,STEP_BOOTS) $(call wl_opt,max-boots,MAX_BOOTS) \
+		$(call wl_opt,alpha,ALPHA) $(call wl_opt,jobs,JOBS) \
+		$(call wl_opt,seed,SEED) $(call wl_opt,results,RESULTS)
+
+# How often make bisect is right: RUNS bisections of planted trees on the
+# newest patched kernel's source (the planted commit named) and RUNS of A/A trees
+# (nothing to bisect), BROKEN_RUNS around a commit that does not build;
+# rates against 9 in 10 (docs/bisect.md).
+validate-bisect:
+	@$(MAKE) -s -C selftests KSRC='$(WL_KSFT)'
+	@scripts/validate-bisect $(call wl_opt,base,BASE) $(call wl_opt,runs,RUNS) \
+		$(call wl_opt,broken-runs,BROKEN_RUNS) $(call wl_opt,kinds,KINDS) \
+		$(call wl_opt,commits,COMMITS) $(call wl_opt,seed,SEED) \
+		$(call wl_opt,bisect-opts,BISECT_OPTS) $(call wl_opt,results,RESULTS)
+
 # A module policy (module/policy_$(POLICY).c) as a mail-ready series in
 # results/upstream/$(POLICY)/: the body as the sched feature WA_<NAME>, with
 # only the wakelab patches it needs, on the HEAD of the git tree KSRC given
@@ -176,4 +207,4 @@ kernel-debug:
 check-debug:
 	@scripts/check-debug $(call wl_opt,kernel,KERNEL)
 
-.PHONY: all deps module install clean selftests check check-all check-upstream compare dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check upstream kernel-debug check-debug bench-stream bench-netperf validate-verdict bench-verdict
+.PHONY: all deps module install clean selftests check check-all check-upstream compare bisect validate-bisect dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check upstream kernel-debug check-debug bench-stream bench-netperf validate-verdict bench-verdict
