@@ -190,7 +190,9 @@ wl_bisect_merge() {
 # in a merge's results.json: "cell metric value spread p diff", where
 # value is the Hmean (spread its CoeffVar %) or the mean share (spread its
 # stddev in points), p the permutation test's raw p against the baseline
-# and diff LABEL's value minus the baseline's.
+# and diff LABEL's value minus the baseline's.  A share that neither side
+# has (wl_compare leaves out a kind of wakeup that did not occur) is 0 on
+# both, p 1.
 wl_bisect_tests() {
 	local results=$1 label=$2 cell metric
 	while read -r cell _ metric _; do
@@ -202,6 +204,9 @@ wl_bisect_tests() {
 		  if $m == "throughput" then
 		    [$c, $m, $s.hmean, $s.coeffvar, $s.p_value,
 		     (if $s.hmean and $b.hmean then $s.hmean - $b.hmean else null end)]
+		  elif ($s.placement // {})[$m] == null and ($b.placement // {})[$m] == null then
+		    # No wakeup of this kind on either side: both shares 0, equal.
+		    [$c, $m, 0, 0, 1, 0]
 		  else
 		    ((($s.placement // {})[$m]) // {}) as $p |
 		    [$c, $m, $p.mean, $p.stddev, $p.p_value, $p.diff]
@@ -286,7 +291,9 @@ wl_bisect_step_rows() {
 	awk -v s="$nstep" -v h="$short" -v d="$1" -v n="$n" -v pg="${pg:-nan}" \
 	    -v pb="${pb:-nan}" -v tb="${t_build:-0}" -v tt="${t_boots:-0}" \
 	    -v subj="$subject" -v why="$2" '
-	{ printf "%s\t%s\t%s\t%s\t%s\t%s\t%.2f+-%.2f\t%.2f+-%.2f\t%.2f+-%.2f\t%.4g\t%.4g\t%s\t%s\t%s\t%s\t%s\t%s\n",
-		s, h, d, n, $2, $3, $4, $5, $6, $7, $9, $10, $8, $11, pg, pb,
+	# p "nan": wl_compare found every value equal and ran no test.
+	function pv(x) { return x == "nan" ? "equal" : sprintf("%.4g", x) }
+	{ printf "%s\t%s\t%s\t%s\t%s\t%s\t%.2f+-%.2f\t%.2f+-%.2f\t%.2f+-%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+		s, h, d, n, $2, $3, $4, $5, $6, $7, $9, $10, pv($8), pv($11), pg, pb,
 		tb, tt, subj, why }'
 }

@@ -54,6 +54,10 @@ while [ $# -gt 0 ]; do
 done
 b=${bd:-$FAKE_BUILD_DIR}
 [ "$print" = 0 ] || { echo "$b"; exit 0; }
+# The real build's lock, beside its build directory (user-tree.sh).
+mkdir -p "$b"
+exec 9> "${b%/*}/lock"
+flock -n 9 || { echo "error: the build's lock ${b%/*}/lock is held"; exit 3; }
 echo "$src $bd" >> "$FAKE_BUILD_LOG"
 if [ -e "$src/BROKEN" ] || grep -qs '^#error' "$src/kernel/sched/fair.c"; then
 	echo "kernel/sched/fair.c:1:1: error: planted build failure"
