@@ -23,11 +23,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
-if ! make -s -C "$top/selftests" >/dev/null 2>&1 ||
-   ! make -s -C "$top/tests" "$cmp" >/dev/null 2>&1 || [ ! -x "$cmp" ]; then
-	echo "1..0 # SKIP wl_compare does not build"
-	exit 4
-fi
+tap_need_wl_compare "$top"
 if ! command -v jq >/dev/null; then
 	echo "1..0 # SKIP jq is not installed (make deps)"
 	exit 4
@@ -68,16 +64,7 @@ echo 'all:' > "$b/Makefile"
 echo 'CONFIG_SMP=y' > "$b/.config"
 idle=on
 grep -q 'SCHED_FEAT(WA_IDLE, false)' "$src/kernel/sched/features.h" && idle=off
-python3 - "$b/arch/x86/boot/bzImage" "7.3.0-test wa_idle=$idle" <<'PY'
-import sys
-b = bytearray(0x400)
-b[0x1fe:0x200] = b'\x55\xaa'; b[0x202:0x206] = b'HdrS'
-b[0x206:0x208] = (0x020f).to_bytes(2, 'little')
-b[0x20e:0x210] = (0x100).to_bytes(2, 'little')
-v = (sys.argv[2] + ' (wakelab@test) #1 SMP PREEMPT_DYNAMIC\0').encode()
-b[0x300:0x300 + len(v)] = v
-open(sys.argv[1], 'wb').write(b)
-PY
+"$FAKE_BZIMAGE" "$b/arch/x86/boot/bzImage" "7.3.0-test wa_idle=$idle"
 EOF
 cat > "$tmp/bin/wl_compare" <<EOF
 #!/bin/sh
@@ -85,7 +72,7 @@ exec "$cmp" -R "$fake" "\$@"
 EOF
 chmod +x "$tmp/kbuild" "$tmp/bin/wl_compare"
 export WL_KBUILD=$tmp/kbuild WL_VM=$top/tests/helpers/fake-vm FAKEVM_DEBUGFS=1 WL_COMPARE=$cmp
-export FAKE_BUILD_DIR=$tmp/kbuild-out FAKE_BUILD_LOG=$tmp/kbuild.log
+export FAKE_BUILD_DIR=$tmp/kbuild-out FAKE_BUILD_LOG=$tmp/kbuild.log FAKE_BZIMAGE=$top/tests/helpers/fake-bzimage
 export FAKEVM_LOG=$tmp/vm.log FAKEVM_BIN=$tmp/bin WL_CACHE=$tmp/cache
 # No noise: every decision of the test is then certain (with noise, the
 # ends of an A/A range differ by chance in 5 % of runs, by design).

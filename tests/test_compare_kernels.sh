@@ -26,11 +26,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 . "$top/tests/helpers/tap.sh"
 
 echo "TAP version 13"
-if ! make -s -C "$top/selftests" >/dev/null 2>&1 ||
-   ! make -s -C "$top/tests" "$cmp" >/dev/null 2>&1 || [ ! -x "$cmp" ]; then
-	echo "1..0 # SKIP wl_compare does not build"
-	exit 4
-fi
+tap_need_wl_compare "$top"
 echo "1..18"
 
 # --- the schedule ---------------------------------------------------------------
@@ -167,18 +163,7 @@ ok $? "lkp-table: 0-day layout, mean (+- %stddev from 2 %) and %change per metri
 # --- scripts/compare --kernels with a stand-in VM ---------------------------------
 # Two bzImages, each with a build tree; the stand-in records its arguments
 # and runs the guest command on the host.
-mkbz() {
-	python3 - "$1" "$2" <<'EOF'
-import sys
-b = bytearray(0x400)
-b[0x1fe:0x200] = b'\x55\xaa'; b[0x202:0x206] = b'HdrS'
-b[0x206:0x208] = (0x020f).to_bytes(2, 'little')
-b[0x20e:0x210] = (0x100).to_bytes(2, 'little')
-v = (sys.argv[2] + ' (wakelab@test) #1 SMP PREEMPT_DYNAMIC\0').encode()
-b[0x300:0x300 + len(v)] = v
-open(sys.argv[1], 'wb').write(b)
-EOF
-}
+mkbz() { "$top/tests/helpers/fake-bzimage" "$1" "$2"; }
 for k in ka kb; do
 	mkdir -p "$tmp/$k/arch/x86/boot"
 	echo 'all:' > "$tmp/$k/Makefile"

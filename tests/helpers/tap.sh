@@ -33,3 +33,15 @@ tap_done() {
 	echo "# $fails of $n failed"
 	[ "$fails" -eq 0 ]
 }
+
+# tap_need_wl_compare TOP: the selftests and the test build's wl_compare
+# (.cache/tests/wl_compare, which honours WL_FAKE_DEBUGFS) built, or the
+# test ends with a kselftest SKIP that says why.
+tap_need_wl_compare() {
+	if ! make -s -C "$1/selftests" >/dev/null 2>&1 ||
+	   ! make -s -C "$1/tests" "$1/.cache/tests/wl_compare" >/dev/null 2>&1 ||
+	   [ ! -x "$1/.cache/tests/wl_compare" ]; then
+		echo "1..0 # SKIP wl_compare does not build"
+		exit 4
+	fi
+}
