@@ -82,7 +82,7 @@ wl_bisect_build() {
 	# out as a table kernel's, so that ccache finds that kernel's objects.
 	[ "$src" != "$clone" ] || set -- "$@" --build-dir "${clone%/*}/build"
 	if ! "$@" > "$k/build.log" 2>&1; then
-		out=$(grep -E 'error|Error' "$k/build.log" | head -n 2 | tr '\n' ' ')
+		out=$(grep -m 2 -E 'error|Error' "$k/build.log" | tr '\n' ' ')
 		echo "does not build: ${out:-see ${k#"$WL_TOP"/}/build.log}" > "$k/error.txt"
 		return 1
 	fi
@@ -157,27 +157,48 @@ wl_bisect_boot1() {
 	fi
 }
 
-# wl_bisect_operands LABEL...: the KERNEL=FILE operands of wl_compare
-# --merge for every boot of these labels that has results.
-wl_bisect_operands() {
-	local l d
+# wl_bisect_all LABEL...: the KERNEL=FILE operands of wl_compare --merge
+# for every boot of these labels that has results, oldest first; with
+# WL_BISECT_FROM set, only the boots numbered above it.
+wl_bisect_all() {
+	local l d b
 	for l in "$@"; do
 		for d in "$WL_BISECT_DIR"/boots/*-"$l"; do
+			b=${d##*/}
+			[ "$((10#${b%%-*}))" -gt "${WL_BISECT_FROM:-0}" ] || continue
 			[ -s "$d/results.json" ] && echo "$l=$d/results.json"
 		done
 	done
 	return 0
 }
 
-# wl_bisect_nboots LABEL: the boots of LABEL with results.
-wl_bisect_nboots() {
-	wl_bisect_operands "$1" | grep -c . || true
+# wl_bisect_cap: the most boots of one kernel a merge takes (wl_compare
+# holds at most 64 trials of a kernel in a cell).
+wl_bisect_cap() {
+	echo $(( 64 / trials ))
 }
 
-# wl_bisect_merge OUT BASE OTHER: wl_compare --merge of every boot of BASE
-# (the baseline) and OTHER into OUT (report.txt, results.json).
+# wl_bisect_operands LABEL...: as wl_bisect_all, each label's newest
+# wl_bisect_cap boots: an end measured again at every step keeps its
+# latest boots.
+wl_bisect_operands() {
+	local l
+	for l in "$@"; do
+		wl_bisect_all "$l" | tail -n "$(wl_bisect_cap)"
+	done
+}
+
+# wl_bisect_nboots LABEL: the boots of LABEL with results (a merge takes
+# at most wl_bisect_cap of them).
+wl_bisect_nboots() {
+	wl_bisect_all "$1" | grep -c . || true
+}
+
+# wl_bisect_merge OUT BASE OTHER [FROM]: wl_compare --merge of the boots
+# of BASE (the baseline) and OTHER (wl_bisect_operands; with FROM, only
+# those numbered above it) into OUT (report.txt, results.json).
 wl_bisect_merge() {
-	local out=$1 args
+	local out=$1 args WL_BISECT_FROM=${4:-0}
 	mapfile -t args < <(wl_bisect_operands "$2" "$3")
 	mkdir -p "$out"
 	"${WL_COMPARE:-$WL_TOP/selftests/wl_compare}" --merge -q -s "$seed" \
@@ -211,7 +232,7 @@ wl_bisect_tests() {
 		    ((($s.placement // {})[$m]) // {}) as $p |
 		    [$c, $m, $p.mean, $p.stddev, $p.p_value, $p.diff]
 		  end | map(if . == null then "nan" else tostring end) | join(" ")' \
-			"$results" | head -n 1
+			"$results" | awk 'NR == 1'
 	done < "$WL_BISECT_DIR/signature.tsv"
 }
 

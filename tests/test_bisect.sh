@@ -9,7 +9,9 @@
 # tests/helpers/fake-wl-stream, whose placement and throughput move when
 # the emulated debugfs has NO_WA_IDLE).  Checks every refusal before
 # anything is written, the planted commit found, a commit that does not
-# build skipped around, an A/A range ending in "nothing to bisect", the
+# build skipped around, an A/A range ending in "nothing to bisect", a
+# difference of the ends that the confirmation does not see again ending
+# there too, the
 # step command's exit statuses for git bisect run, and the report.  TAP.
 
 set -u
@@ -28,7 +30,7 @@ if ! command -v jq >/dev/null; then
 	echo "1..0 # SKIP jq is not installed (make deps)"
 	exit 4
 fi
-echo "1..22"
+echo "1..23"
 
 G=(git -c user.name=Tester -c user.email=tester@example.org -c advice.detachedHead=false)
 
@@ -64,6 +66,7 @@ echo 'all:' > "$b/Makefile"
 echo 'CONFIG_SMP=y' > "$b/.config"
 idle=on
 grep -q 'SCHED_FEAT(WA_IDLE, false)' "$src/kernel/sched/features.h" && idle=off
+grep -q 'SCHED_FEAT(WA_IDLE, fading)' "$src/kernel/sched/features.h" && idle=fading
 "$FAKE_BZIMAGE" "$b/arch/x86/boot/bzImage" "7.3.0-test wa_idle=$idle"
 EOF
 cat > "$tmp/bin/wl_compare" <<EOF
@@ -186,8 +189,10 @@ grep -q '^Decision rule' "$r/report.txt" &&
 	grep -q '%stddev *%change *%stddev' "$r/report.txt" &&
 	grep -Eq '^Time: [0-9]+ s in all: the ends [0-9]+ s' "$r/report.txt" &&
 	grep -q '^Drift of the ends' "$r/report.txt" &&
-	grep -Eq '^Signature' "$r/report.txt"
-ok $? "report: rule, signature, steps with p against both ends, bisect log, 0-day table against the parent, drift, times"
+	grep -Eq '^Signature' "$r/report.txt" &&
+	grep -Eq '^  tcp_stream-1 +[a-z_]+ .* adjusted p [0-9.e-]+, again [0-9.e-]+: confirmed$' "$r/report.txt" &&
+	[ "$(ls "$r/boots" | head -n 28 | grep -c -- '-\(good\|bad\)$')" = 28 ]
+ok $? "report: rule, signature confirmed by 7 more boots of each end, steps with p against both ends, bisect log, 0-day table against the parent, drift, times"
 
 # --- the step command by hand: git bisect run's contract -----------------------------
 st=$r
@@ -246,6 +251,22 @@ r=$tmp/res/latest/bisect
 	grep -Eq '^  1 instances: throughput (n/a|[0-9.]+%)' "$r/report.txt" &&
 	[ ! -e "$r/steps.tsv" ] && [ ! -e "$r/bisect-run.log" ]
 ok $? "bisect: an A/A range ends in 'nothing to bisect' with the detectable sizes, no step run (exit $rc)"
+
+# A difference of the ends that is gone in their second measurement: BAD's
+# image has NO_WA_IDLE in its first 8 boots (the one that loads the
+# module, 7 of the ends), WA_IDLE after.
+tree "$tmp/kf" 0 0 4
+echo 'SCHED_FEAT(WA_IDLE, fading)' > "$tmp/kf/kernel/sched/features.h"
+"${G[@]}" -C "$tmp/kf" commit -q -a -m "commit 5: WA_IDLE fading"
+FAKEVM_FADE=8 bis --ksrc "$tmp/kf" --good "$(commit "$tmp/kf" 0)" --bad main > "$tmp/f.out" 2>&1
+rc=$?
+r=$tmp/res/latest/bisect
+[ "$rc" = 0 ] && grep -q '^Result: no difference between GOOD and BAD at this power: nothing to bisect' "$r/report.txt" &&
+	grep -q '^The first measurement.s differences did not replicate' "$r/report.txt" &&
+	grep -Eq '^  tcp_stream-1 +[a-z_]+ .* adjusted p [0-9.e-]+, again [0-9.e-]+: not confirmed$' "$r/report.txt" &&
+	! grep -q ': confirmed$' "$r/report.txt" &&
+	[ ! -e "$r/steps.tsv" ] && [ ! -e "$r/bisect-run.log" ]
+ok $? "bisect: ends that differ once and not in the confirmation end in 'nothing to bisect', no step run (exit $rc)"
 
 # --- --no-run: the ends, and the command for your own tree --------------------------------
 bis --ksrc "$tmp/k" --good "$(commit "$tmp/k" 0)" --bad main --no-run > "$tmp/n.out" 2>&1
