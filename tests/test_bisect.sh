@@ -231,14 +231,18 @@ r=$tmp/res/latest/bisect
 	  grep -q "$(commit "$tmp/kb" 3 | cut -c1-12).*skip.*does not build.*planted build failure" "$r/steps.tsv"; }
 ok $? "bisect: a commit that does not build is skipped with the reason, the planted one still found (exit $rc)"
 
-# Bisecting straight onto the broken commit: git skips it.
+# Bisecting straight onto the broken commit: git skips it.  The results
+# directory is named relative to the caller's directory, as make
+# validate-bisect RESULTS=results/x passes it: the step command, run by
+# git in the clone, must still find the state.
 tree "$tmp/kc" 4 2 4
-bis --ksrc "$tmp/kc" --good "$(commit "$tmp/kc" 0)" --bad main --seed 3 > "$tmp/c.out" 2>&1
+(cd "$tmp" && bis --ksrc "$tmp/kc" --good "$(commit "$tmp/kc" 0)" --bad main --seed 3 \
+	--results rel-res) > "$tmp/c.out" 2>&1
 rc=$?
-r=$tmp/res/latest/bisect
+r=$tmp/rel-res/latest/bisect
 [ "$rc" = 0 ] && grep -q "^First bad commit: $(commit "$tmp/kc" 4)" "$r/report.txt" &&
 	grep -q "$(commit "$tmp/kc" 2 | cut -c1-12)	skip	.*does not build" "$r/steps.tsv"
-ok $? "bisect: git skips the broken commit it landed on (125) and goes on (exit $rc)"
+ok $? "bisect: git skips the broken commit it landed on (125) and goes on; a relative --results (exit $rc)"
 
 # --- A/A: nothing to bisect ------------------------------------------------------------
 # Every figure equal: no size detectable ("n/a").
