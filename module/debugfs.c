@@ -2,10 +2,11 @@
 /*
  * wakelab: the files in /sys/kernel/debug/wakelab/.
  *
- * Tables (placement, llc, caps, decisions, oldcheck) share the format of
+ * Tables (placement, placement_others, llc, caps, decisions,
+ * decisions_others, oldcheck) share the format of
  * <linux/wakelab.h>: a version line, '#' comment lines, a line naming the
  * columns, then one record per line whose first field is its key.  Knobs
- * (enable, reset, policy, bias, imbalance_pct) validate every write
+ * (enable, reset, policy, bias, imbalance_pct, workload) validate every write
  * strictly: anything but an exact, documented value fails with -EINVAL
  * (-EOPNOTSUPP when the kernel lacks the policy hook) and changes nothing.
  * All files are root-only.
@@ -26,6 +27,7 @@
 #include "rq.h"
 #include "stats.h"
 #include "table.h"
+#include "workload.h"
 
 /* Longest accepted write, newline included ("idle+weight\n" fits). */
 #define WL_WRITE_MAX	32
@@ -33,21 +35,22 @@
 static struct dentry *wl_dir;
 
 /**
- * wl_get_word() - copy one written word from user space
+ * wl_get_word_max() - copy one written word from user space
  * @ubuf: user buffer
  * @count: its length
  * @ppos: file position (must be 0: one write, one value)
- * @buf: destination, at least WL_WRITE_MAX bytes
+ * @buf: destination
+ * @size: its size: the longest write accepted is @size - 1 bytes
  *
  * Accepts printable non-blank characters and one trailing newline.
  * Return: 0, -EINVAL for anything else, -EFAULT.
  */
-static int wl_get_word(const char __user *ubuf, size_t count, loff_t *ppos,
-		       char *buf)
+static int wl_get_word_max(const char __user *ubuf, size_t count,
+			   loff_t *ppos, char *buf, size_t size)
 {
 	size_t i;
 
-	if (*ppos || !count || count >= WL_WRITE_MAX)
+	if (*ppos || !count || count >= size)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
@@ -61,6 +64,13 @@ static int wl_get_word(const char __user *ubuf, size_t count, loff_t *ppos,
 			return -EINVAL;
 	}
 	return 0;
+}
+
+/* A knob's word: shorter than WL_WRITE_MAX, into a buffer that size. */
+static int wl_get_word(const char __user *ubuf, size_t count, loff_t *ppos,
+		       char *buf)
+{
+	return wl_get_word_max(ubuf, count, ppos, buf, WL_WRITE_MAX);
 }
 
 /**
@@ -196,6 +206,40 @@ static const struct file_operations wl_policy_fops = {
 	.write		= wl_policy_write,
 };
 
+static int wl_workload_show(struct seq_file *m, void *v)
+{
+	wl_workload_show_path(m);
+	return 0;
+}
+
+static int wl_workload_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, wl_workload_show, NULL);
+}
+
+/* A cgroup v2 path, or "/" for every task; see workload.c. */
+static ssize_t wl_workload_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char buf[WL_WORKLOAD_PATH_MAX];
+	int ret;
+
+	ret = wl_get_word_max(ubuf, count, ppos, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	ret = wl_workload_set(buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations wl_workload_fops = {
+	.owner		= THIS_MODULE,
+	.open		= wl_workload_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+	.write		= wl_workload_write,
+};
+
 static const char * const wl_caps_tps[] = {
 	"sched_waking", "sched_migrate_task", "sched_update_nr_running_tp",
 	"pelt_cfs_tp", "sched_wake_affine_tp",
@@ -242,8 +286,10 @@ static int wl_caps_show(struct seq_file *m, void *v)
 
 DEFINE_SHOW_ATTRIBUTE(wl_caps);
 DEFINE_SHOW_ATTRIBUTE(wl_placement);
+DEFINE_SHOW_ATTRIBUTE(wl_placement_others);
 DEFINE_SHOW_ATTRIBUTE(wl_llc);
 DEFINE_SHOW_ATTRIBUTE(wl_decisions);
+DEFINE_SHOW_ATTRIBUTE(wl_decisions_others);
 DEFINE_SHOW_ATTRIBUTE(wl_oldcheck);
 
 /**
@@ -265,8 +311,11 @@ static const struct wl_file wl_files[] = {
 	{ "reset",		0200, &wl_debugfs_knob_fops, &wl_reset },
 	{ "caps",		0400, &wl_caps_fops },
 	{ "placement",		0400, &wl_placement_fops },
+	{ "placement_others",	0400, &wl_placement_others_fops },
+	{ "workload",		0600, &wl_workload_fops },
 	{ "llc",		0400, &wl_llc_fops },
 	{ "decisions",		0400, &wl_decisions_fops },
+	{ "decisions_others",	0400, &wl_decisions_others_fops },
 	{ "oldcheck",		0400, &wl_oldcheck_fops },
 	{ "policy",		0600, &wl_policy_fops },
 	{ "bias",		0600, &wl_debugfs_knob_fops, &wl_bias },

@@ -20,10 +20,12 @@
 #include "place.h"
 #include "policy.h"
 #include "rq.h"
+#include "workload.h"
 
 /**
  * struct wl_part - a part of the module
- * @init: sets it up: 0 or -errno (having undone its own work)
+ * @init: sets it up: 0 or -errno (having undone its own work), or NULL
+ *	when there is nothing to set up
  * @exit: tears it down, or NULL when there is nothing to tear down
  */
 struct wl_part {
@@ -34,9 +36,11 @@ struct wl_part {
 /*
  * Set up in this order and torn down in the reverse one: the files go
  * first (no file operation runs after), then the policy hook and its
- * check, then the probes, then the CPU to LLC map they read.
+ * check, then the probes, then the CPU to LLC map they read and the
+ * workload's cgroup they test.
  */
 static const struct wl_part wl_parts[] = {
+	{ NULL,			wl_workload_exit },
 	{ wl_llc_init,		wl_llc_exit },
 	{ wl_place_init,	wl_place_exit },
 	{ wl_rq_init,		NULL },
@@ -58,7 +62,7 @@ static int __init wakelab_init(void)
 	int i, ret;
 
 	for (i = 0; i < ARRAY_SIZE(wl_parts); i++) {
-		ret = wl_parts[i].init();
+		ret = wl_parts[i].init ? wl_parts[i].init() : 0;
 		if (ret) {
 			wl_parts_exit(i);
 			return ret;

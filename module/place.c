@@ -27,14 +27,19 @@
  * the task's state, which the tracepoint method made anyway.
  *
  * On a patched kernel, sched_wake_affine_tp reports every wake_affine()
- * decision with its rule.  A wakeup is counted in the placement row of the
- * policy that decides it: the probe reads the active row once per wakeup
- * (wl_place_begin()), the policy hook's select() decides with that row
- * (wl_place_row_of()), and the "row" check of oldcheck compares every
- * decision's rule with it.  The "old", "idle", "weight" and "transplant"
- * checks are the policy layer's: it is called through the callback it
- * registers (wl_place_set_oldcheck()).  A rule above WA_RULE_POLICY is a
+ * decision with its rule, counted in the set of its wakee.  A wakeup is
+ * counted in the placement row of the policy that decides it: the probe
+ * reads the active row once per wakeup (wl_place_begin()), the policy
+ * hook's select() decides with that row (wl_place_row_of()), and the
+ * "row" check of oldcheck compares every decision's rule with it.  The
+ * "old", "idle", "weight" and "transplant" checks are the policy layer's:
+ * it is called through the callback it registers
+ * (wl_place_set_oldcheck()).  A rule above WA_RULE_POLICY is a
  * feature added after the series (make upstream), counted as "feature".
+ *
+ * Each wakeup is counted in one of two sets by its wakee (each migration by
+ * the task moved): the workload's (a cgroup, workload.c), or every other
+ * task's; with no workload set, every task is the workload's.
  *
  * Probes are attached only while the enable file reads 1; detaching waits
  * with tracepoint_synchronize_unregister() so no probe runs on return.
@@ -53,6 +58,7 @@
 #include "llc.h"
 #include "place.h"
 #include "probe.h"
+#include "workload.h"
 
 #include "layout.h"
 
@@ -103,6 +109,7 @@ static struct wl_event_counters __percpu *wl_events;
  * struct wl_place_cpu - a CPU's wakeup in progress
  * @p: the wakee seen at sched_waking, NULL when nothing is pending
  * @prev: its CPU at sched_waking
+ * @set: placement set it was counted in (enum wl_place_set)
  * @row: placement row it was counted in
  * @cur_p: the wakee whose row wl_place_begin() read last
  * @cur_row: that row, the one select() decides its wakeup with
@@ -110,6 +117,7 @@ static struct wl_event_counters __percpu *wl_events;
 struct wl_place_cpu {
 	struct task_struct *p;
 	int prev;
+	int set;
 	int row;
 	struct task_struct *cur_p;
 	int cur_row;
@@ -128,13 +136,19 @@ static int wl_place_begin(struct task_struct *p)
 	return s->cur_row;
 }
 
-static void wl_count(int row, int waker, int prev, int target, int sync,
-		     unsigned long d)
+/* The set @p's placement is counted in. */
+static int wl_set_of(struct task_struct *p)
+{
+	return wl_workload_has(p) ? WL_SET_WORKLOAD : WL_SET_OTHERS;
+}
+
+static void wl_count(int set, int row, int waker, int prev, int target,
+		     int sync, unsigned long d)
 {
 	struct wl_event_counters *c = this_cpu_ptr(wl_events);
 	int tllc = wl_llc_of(target);
 	int pllc = wl_llc_of(prev);
-	unsigned long *p = c->place[row];
+	unsigned long *p = c->place[set][row];
 
 	p[WL_WAKEUPS] += d;
 	if (target == waker)
@@ -170,14 +184,15 @@ static void wl_probe_waking(void *data, struct task_struct *p)
 		return;
 	w->p = p;
 	w->prev = task_cpu(p);
+	w->set = wl_set_of(p);
 	w->row = row;
 	/* Counted as staying on prev until sched_migrate_task says else. */
-	wl_count(w->row, cpu, w->prev, w->prev, 0, 1);
+	wl_count(w->set, w->row, cpu, w->prev, w->prev, 0, 1);
 }
 
 /*
  * A fair task moved while not waking (see the top): counted in the active
- * row.  set_task_cpu() fires sched_migrate_task with the task's rq locked
+ * row of its set.  set_task_cpu() fires sched_migrate_task with the task's rq locked
  * (interrupts off) and before the move, so task_cpu(p) is the source.
  */
 static void wl_count_lb(struct task_struct *p, int dest)
@@ -187,7 +202,7 @@ static void wl_count_lb(struct task_struct *p, int dest)
 
 	if (p->prio < MAX_RT_PRIO || dest < 0 || dest >= nr_cpu_ids)
 		return;
-	row = c->place[READ_ONCE(wl_active_row)];
+	row = c->place[wl_set_of(p)][READ_ONCE(wl_active_row)];
 	row[WL_LB_MIGR]++;
 	if (wl_llc_of(dest) != wl_llc_of(task_cpu(p)))
 		row[WL_LB_CROSS_LLC]++;
@@ -207,8 +222,8 @@ static void wl_probe_migrate(void *data, struct task_struct *p, int dest)
 	w->p = NULL;
 	if (dest < 0 || dest >= nr_cpu_ids || dest == w->prev)
 		return;
-	wl_count(w->row, cpu, w->prev, w->prev, 0, -1UL);
-	wl_count(w->row, cpu, w->prev, dest, 0, 1);
+	wl_count(w->set, w->row, cpu, w->prev, w->prev, 0, -1UL);
+	wl_count(w->set, w->row, cpu, w->prev, dest, 0, 1);
 }
 
 /*
@@ -224,14 +239,16 @@ static void wl_probe_wake_affine(void *data, struct task_struct *p,
 	struct wl_event_counters *c = this_cpu_ptr(wl_events);
 	unsigned long *row = c->check[WL_CHECK_ROW];
 	typeof(wl_oldcheck) check = READ_ONCE(wl_oldcheck);
+	unsigned long *dec;
 
 	if (rule < 0)
 		return;
 	if (rule > WL_RULE_POLICY)
 		rule = WL_RULE_FEATURE;
-	c->rule[rule][WL_DECISION_CALLS]++;
+	dec = c->rule[wl_set_of(p)][rule];
+	dec[WL_DECISION_CALLS]++;
 	if (target == this_cpu)
-		c->rule[rule][WL_DECISION_WAKER]++;
+		dec[WL_DECISION_WAKER]++;
 
 	if (s->cur_p != p)
 		row[WL_STALE]++;
@@ -268,11 +285,13 @@ static struct wl_tp_probe wl_decision_probe = {
 
 /**
  * struct wl_krp_data - what the entry handler keeps for the return handler
+ * @set: placement set (enum wl_place_set)
  * @row: placement row, from wl_place_begin()
  * @prev: the wakee's previous CPU
  * @sync: WF_SYNC (and the waker not exiting)
  */
 struct wl_krp_data {
+	int set;
 	int row;
 	int prev;
 	int sync;
@@ -296,6 +315,7 @@ static int wl_krp_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 1;
 	flags = regs_get_kernel_argument(regs, WL_STRF_ARG_WAKE_FLAGS);
 	d->row = wl_place_begin(p);
+	d->set = wl_set_of(p);
 	d->prev = regs_get_kernel_argument(regs, WL_STRF_ARG_PREV_CPU);
 	d->sync = (flags & WL_SYNC_FLAG) && !(current->flags & PF_EXITING);
 	return 0;
@@ -309,7 +329,7 @@ static int wl_krp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (target < 0 || target >= nr_cpu_ids ||
 	    d->prev < 0 || d->prev >= nr_cpu_ids)
 		return 0;
-	wl_count(d->row, smp_processor_id(), d->prev, target,
+	wl_count(d->set, d->row, smp_processor_id(), d->prev, target,
 		 d->sync, 1);
 	return 0;
 }

@@ -47,6 +47,17 @@ enum wl_check {
 	WL_NR_CHECKS
 };
 
+/*
+ * The two sets of placement counters: the workload's tasks (the placement
+ * table) and every other task (placement_others), workload.c telling them
+ * apart.
+ */
+enum wl_place_set {
+	WL_SET_WORKLOAD,
+	WL_SET_OTHERS,
+	WL_NR_SETS
+};
+
 /* Placement rows: one per policy of the table (policy.c), or "observe". */
 #ifdef WAKELAB_HAVE_HOOK
 #define WL_NR_PLACE_ROWS	8
@@ -56,8 +67,10 @@ enum wl_check {
 
 /**
  * struct wl_event_counters - one CPU's event counters
- * @place: placement counters per row, indexed by enum wl_place_col
- * @rule: wake_affine() decisions per rule, indexed by enum wl_decision_col
+ * @place: placement counters per set (enum wl_place_set) and row, indexed
+ *	by enum wl_place_col
+ * @rule: wake_affine() decisions per set and rule, indexed by enum
+ *	wl_decision_col
  * @check: checks of the decisions, indexed by enum wl_check_col
  *
  * Only the owning CPU writes its copy, from probes that run with interrupts
@@ -67,8 +80,8 @@ enum wl_check {
  * the small reserve all modules share.
  */
 struct wl_event_counters {
-	unsigned long place[WL_NR_PLACE_ROWS][WL_NR_COLS];
-	unsigned long rule[WL_NR_RULES][WL_NR_DECISION_COLS];
+	unsigned long place[WL_NR_SETS][WL_NR_PLACE_ROWS][WL_NR_COLS];
+	unsigned long rule[WL_NR_SETS][WL_NR_RULES][WL_NR_DECISION_COLS];
 	unsigned long check[WL_NR_CHECKS][WL_NR_CHECK_COLS];
 };
 

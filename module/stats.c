@@ -28,6 +28,7 @@
 #include "probe.h"
 #include "stats.h"
 #include "table.h"
+#include "workload.h"
 
 static unsigned int test_sum_delay_ms;
 module_param(test_sum_delay_ms, uint, 0644);
@@ -161,7 +162,8 @@ static const char *wl_method_name(void)
 		"tracepoints sched_waking+sched_migrate_task";
 }
 
-int wl_placement_show(struct seq_file *m, void *v)
+/* The placement table of set @set (enum wl_place_set). */
+static int wl_place_set_show(struct seq_file *m, int set)
 {
 	bool sync = wl_place_sees_sync();
 	struct wl_event_counters *sum = wl_stats_sum();
@@ -174,6 +176,7 @@ int wl_placement_show(struct seq_file *m, void *v)
 		   wl_method_name());
 	seq_printf(m, "# enabled: %d missed: %lu\n", wl_place_enabled(),
 		   wl_krp_missed());
+	wl_workload_put_comment(m);
 	if (!sync)
 		seq_puts(m, "# sync: not visible to this method, or WF_SYNC unknown (-)\n");
 	wl_table_put_header(m, WAKELAB_PLACEMENT_KEY, wl_col_names, WL_NR_COLS);
@@ -181,11 +184,21 @@ int wl_placement_show(struct seq_file *m, void *v)
 		seq_puts(m, wl_policy_row_name(row));
 		for (col = 0; col < WL_NR_COLS; col++)
 			wl_table_put_value(m, col != WL_SYNC || sync,
-					   sum->place[row][col]);
+					   sum->place[set][row][col]);
 		seq_putc(m, '\n');
 	}
 	kfree(sum);
 	return 0;
+}
+
+int wl_placement_show(struct seq_file *m, void *v)
+{
+	return wl_place_set_show(m, WL_SET_WORKLOAD);
+}
+
+int wl_placement_others_show(struct seq_file *m, void *v)
+{
+	return wl_place_set_show(m, WL_SET_OTHERS);
 }
 
 /**
@@ -210,20 +223,31 @@ struct wl_counts {
 	const char *comment_none;
 };
 
-static const struct wl_counts wl_decisions = {
-	.key		= WAKELAB_DECISIONS_KEY,
-	.cols		= wl_decision_names,
-	.nr_cols	= WL_NR_DECISION_COLS,
-	.rows		= wl_rule_names,
-	.nr_rows	= WL_NR_RULES,
-	.offset		= offsetof(struct wl_event_counters, rule),
-	.comment	=
-		"# source: sched_wake_affine_tp, one event per wake_affine() call\n"
-		"# waker: calls that returned the waker's CPU\n",
-	.comment_none	=
-		"# source: none (this kernel has no sched_wake_affine_tp)\n"
-		"# waker: calls that returned the waker's CPU\n",
-};
+/* The decisions table of set @set, whose wakees @whose describes. */
+#define WL_DECISIONS_TABLE(set, whose)					\
+{									\
+	.key		= WAKELAB_DECISIONS_KEY,			\
+	.cols		= wl_decision_names,				\
+	.nr_cols	= WL_NR_DECISION_COLS,				\
+	.rows		= wl_rule_names,				\
+	.nr_rows	= WL_NR_RULES,					\
+	.offset		= offsetof(struct wl_event_counters, rule[set]), \
+	.comment	=						\
+		"# source: sched_wake_affine_tp, one event per "	\
+		"wake_affine() call whose wakee is " whose "\n"	\
+		"# waker: calls that returned the waker's CPU\n",	\
+	.comment_none	=						\
+		"# source: none (this kernel has no sched_wake_affine_tp)\n" \
+		"# waker: calls that returned the waker's CPU\n",	\
+}
+
+static const struct wl_counts wl_decisions =
+	WL_DECISIONS_TABLE(WL_SET_WORKLOAD,
+			   "the workload's (workload file; every task by default)");
+
+static const struct wl_counts wl_decisions_others =
+	WL_DECISIONS_TABLE(WL_SET_OTHERS,
+			   "outside the workload (workload file)");
 
 static const struct wl_counts wl_oldcheck = {
 	.key		= WAKELAB_OLDCHECK_KEY,
@@ -269,6 +293,12 @@ static int wl_counts_show(struct seq_file *m, const struct wl_counts *t,
 int wl_decisions_show(struct seq_file *m, void *v)
 {
 	return wl_counts_show(m, &wl_decisions, wl_place_has_decisions());
+}
+
+int wl_decisions_others_show(struct seq_file *m, void *v)
+{
+	return wl_counts_show(m, &wl_decisions_others,
+			      wl_place_has_decisions());
 }
 
 int wl_oldcheck_show(struct seq_file *m, void *v)

@@ -9,7 +9,9 @@ struct seq_file;
 
 void wl_stats_reset(void);
 int wl_placement_show(struct seq_file *m, void *v);
+int wl_placement_others_show(struct seq_file *m, void *v);
 int wl_decisions_show(struct seq_file *m, void *v);
+int wl_decisions_others_show(struct seq_file *m, void *v);
 int wl_oldcheck_show(struct seq_file *m, void *v);
 
 #endif /* WAKELAB_STATS_H */

@@ -137,8 +137,11 @@ static const struct file_spec files[] = {
 	{ "reset",		0200, NULL },
 	{ "caps",		0400, WL_CAPS_HEADER },
 	{ "placement",		0400, WL_PLACEMENT_HEADER },
+	{ "placement_others",	0400, WL_PLACEMENT_HEADER },
+	{ "workload",		0600, NULL },
 	{ "llc",		0400, WL_LLC_HEADER },
 	{ "decisions",		0400, WL_DECISIONS_HEADER },
+	{ "decisions_others",	0400, WL_DECISIONS_HEADER },
 	{ "oldcheck",		0400, WL_OLDCHECK_HEADER },
 	{ "policy",		0600, NULL },
 	{ "bias",		0600, NULL },
@@ -180,6 +183,8 @@ TEST_F(wl, files_and_headers)
 	EXPECT_STREQ("1\n", buf);
 	ASSERT_LT(0, wl_knob_get("imbalance_pct", buf, sizeof(buf)));
 	EXPECT_STREQ("0\n", buf);
+	ASSERT_LT(0, wl_knob_get("workload", buf, sizeof(buf)));
+	EXPECT_STREQ("/\n", buf);
 
 	ASSERT_LT(0, wl_knob_get("policy", buf, sizeof(buf)));
 	ASSERT_EQ(0, wl_policy_parse(buf, &pol)) TH_LOG("policy: %s", buf);
@@ -194,6 +199,10 @@ TEST_F(wl, files_and_headers)
 
 	/* One placement row per policy, keyed by the policy name. */
 	ASSERT_EQ(0, wl_module_table("placement", self->a));
+	EXPECT_EQ(pol.n, self->a->nrows);
+	for (i = 0; i < (unsigned int)pol.n; i++)
+		EXPECT_LE(0, wl_table_row(self->a, pol.name[i]));
+	ASSERT_EQ(0, wl_module_table("placement_others", self->a));
 	EXPECT_EQ(pol.n, self->a->nrows);
 	for (i = 0; i < (unsigned int)pol.n; i++)
 		EXPECT_LE(0, wl_table_row(self->a, pol.name[i]));
@@ -808,6 +817,7 @@ static const struct knob knobs[] = {
 	{ "bias", { "2", "100" }, true },
 	{ "imbalance_pct", { "50", "99", "1001", "100000" }, true },
 	{ "policy", { "nosuch", "KERNEL", "kernel old", "[old]" }, true },
+	{ "workload", { "wakelab", "sys/fs/cgroup", "./", "~" }, false },
 };
 
 /* Everything a bad write must leave as it was. */
@@ -815,6 +825,7 @@ static void snapshot(char *buf, size_t len)
 {
 	static const char * const names[] = {
 		"enable", "placement", "policy", "bias", "imbalance_pct",
+		"workload",
 	};
 	size_t off = 0;
 	ssize_t n;

@@ -22,7 +22,8 @@ const char * const wl_place_parts[WL_NR_PLACE_PARTS] = {
 };
 
 const char * const wl_table_files[WL_NR_TABLES] = {
-	"caps", "placement", "llc", "decisions", "oldcheck",
+	"caps", "placement", "placement_others", "llc", "decisions",
+	"decisions_others", "oldcheck",
 };
 
 bool wl_is_table(const char *name)

@@ -26,7 +26,7 @@
 extern const char * const wl_place_parts[WL_NR_PLACE_PARTS];
 
 /* The files of the module that are tables (<linux/wakelab.h>). */
-#define WL_NR_TABLES		5
+#define WL_NR_TABLES		7
 extern const char * const wl_table_files[WL_NR_TABLES];
 
 /* Whether the module's file @name is a table. */
