@@ -40,6 +40,7 @@
 #include "wl/core/clock.h"
 #include "wl/core/file.h"
 #include "wl/core/json_read.h"
+#include "wl/kernel/cgroup.h"
 #include "wl/kernel/wakelab_module.h"
 
 #define WLT_OUT		(1 << 20)
@@ -214,7 +215,7 @@ static int wlt_ncpus(void)
 }
 
 /*
- * The --json schema 4 (docs/wl_stream.md, "--json schema 4"): exactly the members of each
+ * The --json schema 5 (docs/wl_stream.md, "--json schema 5"): exactly the members of each
  * object, plus those some workloads add.  A member added or dropped
  * without a schema change fails here.
  */
@@ -223,7 +224,7 @@ static const char * const wlt_top[] = {
 	"instances_spec", "threads",
 	"pin", "msg_size", "recv_size", "local_buf", "remote_buf",
 	"duration_s", "duration_requested_s", "warmup_s", "first_data_s",
-	"verify", "cpus", "llcs", "kernel", "unit", "aggregate",
+	"controller_sleeps", "verify", "cpus", "llcs", "kernel", "unit", "aggregate",
 	"per_instance", "integrity", "stalled_instances", "cpu",
 	"service_demand_us_per_kb", "perf", "schedstat", "wakelab", NULL,
 };
@@ -656,7 +657,7 @@ TEST_F(stream, runs_with_integrity)
 	ASSERT_NE(NULL, r->json) TH_LOG("no JSON line in: %s", r->out);
 	ASSERT_TRUE(wl_json_valid_object(r->json)) TH_LOG("%s", r->json);
 	EXPECT_TRUE(wlt_str_is(r->json, "tool", "wl_stream"));
-	EXPECT_EQ(4, wlt_num(r->json, "schema"));
+	EXPECT_EQ(5, wlt_num(r->json, "schema"));
 	wlt_check_schema(_metadata, r->json);
 	EXPECT_TRUE(wlt_str_is(r->json, "workload", variant->workload));
 	EXPECT_TRUE(wlt_str_is(r->json, "path", variant->netns ? "netns" : "loopback"));
@@ -784,6 +785,33 @@ static void wlt_check_pins(struct __test_metadata *_metadata,
 	/* One entry per instance, so the loop above checked each. */
 	EXPECT_EQ(want, count);
 	EXPECT_EQ(want, wlt_num(json, "instances"));
+}
+
+/*
+ * The controller sleeps through the window: at most one wakeup of its own
+ * in it (the end), whatever the window's length; both worker modes.  (A
+ * controller polling every 50 ms sleeps 40 times in 2 s.)
+ */
+TEST_F(engine, controller_silent_in_window)
+{
+	static const char * const runs[] = {
+		"-w tcp_stream -n 2 -l 2 -W 0.3 --json",
+		"-w tcp_rr -n 2 -T -l 2 -W 0.3 --json",
+	};
+	struct wlt_run *r = self->run;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		wlt_run(r, runs[i]);
+		ASSERT_EQ(0, wlt_exit(r)) TH_LOG("%s: %s", runs[i], r->err);
+		ASSERT_NE(NULL, r->json);
+		EXPECT_TRUE(wlt_str_is(r->json, "integrity", "ok"));
+		EXPECT_LE(0, wlt_num(r->json, "controller_sleeps"))
+			TH_LOG("%s: no controller_sleeps", runs[i]);
+		EXPECT_GE(2, wlt_num(r->json, "controller_sleeps"))
+			TH_LOG("%s: the controller slept %.0f times in the window",
+			       runs[i], wlt_num(r->json, "controller_sleeps"));
+	}
 }
 
 TEST_F(engine, pin_same_cpu)
@@ -1167,6 +1195,36 @@ static int wlt_place_now(double *wakeups, double *parts)
 }
 
 /*
+ * wakelab.ko loaded for a test: 0, *@loaded_here set when the test loaded
+ * it; 1 with *@skip saying why the test skips; -1 when it failed to load
+ * (the test has failed).
+ */
+static int wlt_module_ready(struct __test_metadata *_metadata,
+			    int *loaded_here, const char **skip)
+{
+	static char why[300];
+	int ret;
+
+	*loaded_here = 0;
+	*skip = "not root";
+	if (geteuid())
+		return 1;
+	if (wl_module_loaded())
+		return 0;
+	if (wl_module_absent()) {
+		snprintf(why, sizeof(why), "%s not found (set WAKELAB_MODULE)",
+			 wl_module_path());
+		*skip = why;
+		return 1;
+	}
+	ret = wl_module_load(NULL);
+	EXPECT_EQ(0, ret) TH_LOG("loading %s: %s", wl_module_path(),
+				 strerror(-ret));
+	*loaded_here = !ret;
+	return ret ? -1 : 0;
+}
+
+/*
  * With wakelab.ko loaded and enabled, "wakelab" carries the placement
  * deltas of the window: no column goes backwards, wakeups happened, and
  * the five placement categories add up to them.  wl_stream samples the
@@ -1181,21 +1239,19 @@ TEST_F(engine, wakelab_deltas)
 	struct wlt_run *r = self->run;
 	const char *wl, *pl, *it = NULL, *rec, *it2, *v;
 	int loaded_here = 0, ret, records = 0, err_on, err_off, err_rd;
+	const char *skip;
 	double d, w0, p0, w1, p1, ww = 0, wp = 0, slack;
 	char key[64], col[64], was[8] = "0";
+	char wk0[WL_CGROUP_PATH] = "", wk1[WL_CGROUP_PATH] = "";
+	char path[WL_CGROUP_PATH], dir[WL_CGROUP_PATH + 32];
 
-	if (geteuid())
-		SKIP(return, "not root");
-	if (!wl_module_loaded()) {
-		if (wl_module_absent())
-			SKIP(return, "%s not found (set WAKELAB_MODULE)",
-			     wl_module_path());
-		ret = wl_module_load(NULL);
-		ASSERT_EQ(0, ret) TH_LOG("loading %s: %s", wl_module_path(),
-					 strerror(-ret));
-		loaded_here = 1;
-	}
+	ret = wlt_module_ready(_metadata, &loaded_here, &skip);
+	ASSERT_LE(0, ret);
+	if (ret)
+		SKIP(return, "%s", skip);
 	err_rd = wl_knob_get("enable", was, sizeof(was)) > 0 ? 0 : -EIO;
+	if (wl_knob_get("workload", wk0, sizeof(wk0)) <= 0)
+		err_rd = -EIO;
 	/* Quiet counters for the test's own reading, then count. */
 	err_off = wl_knob_set("enable", "0");
 	err_rd |= wlt_place_now(&w0, &p0);
@@ -1203,6 +1259,8 @@ TEST_F(engine, wakelab_deltas)
 	wlt_run(r, "-w tcp_rr -n 2 -l 1 -W 0.2 --json");
 	err_off |= wl_knob_set("enable", "0");
 	err_rd |= wlt_place_now(&w1, &p1);
+	if (wl_knob_get("workload", wk1, sizeof(wk1)) <= 0)
+		err_rd = -EIO;
 	/* Restore before any assertion can end the test. */
 	if (was[0] == '1')
 		err_on |= wl_knob_set("enable", "1");
@@ -1219,6 +1277,20 @@ TEST_F(engine, wakelab_deltas)
 	wl = wl_json_member(r->json, "wakelab");
 	ASSERT_NE(NULL, wl);
 	ASSERT_EQ('{', *wl) TH_LOG("wakelab is not an object");
+	/* The workers' cgroup, or why none; the module's file as it was. */
+	EXPECT_STREQ(wk0, wk1);
+	if (wl_json_string(wl_json_member(wl, "workload"), path,
+			   sizeof(path))) {
+		EXPECT_EQ(0, wl_json_string(wl_json_member(wl, "workload_off"),
+					    path, sizeof(path)))
+			TH_LOG("neither workload nor workload_off");
+	} else {
+		EXPECT_NE(NULL, strstr(path, "/wakelab.")) TH_LOG("%s", path);
+		snprintf(dir, sizeof(dir), "/sys/fs/cgroup%s", path);
+		EXPECT_NE(0, access(dir, F_OK)) TH_LOG("%s left behind", dir);
+		EXPECT_EQ('{', wl_json_member(wl, "placement_others") ?
+			       *wl_json_member(wl, "placement_others") : 0);
+	}
 	pl = wl_json_member(wl, "placement");
 	ASSERT_NE(NULL, pl);
 	ASSERT_EQ('{', *pl) TH_LOG("placement unreadable");
@@ -1239,6 +1311,94 @@ TEST_F(engine, wakelab_deltas)
 		TH_LOG("window: categories %.0f, wakeups %.0f", wp, ww);
 	EXPECT_GE(w1 - w0 + slack, ww)
 		TH_LOG("window %.0f wakeups, whole run %.0f", ww, w1 - w0);
+}
+
+/*
+ * One workload at a time: with wakelab.ko's workload file naming another
+ * cgroup, a run refuses (exit 1, saying so) and leaves the file as it was.
+ */
+TEST_F(engine, workload_busy_refused)
+{
+	struct wlt_run *r = self->run;
+	char why[256], buf[WL_CGROUP_PATH + 2], path[WL_CGROUP_PATH];
+	char want[WL_CGROUP_PATH + 32];
+	struct wl_cgroup cg;
+	int loaded_here = 0, ret, err;
+	const char *skip;
+
+	ret = wlt_module_ready(_metadata, &loaded_here, &skip);
+	ASSERT_LE(0, ret);
+	if (ret)
+		SKIP(return, "%s", skip);
+	if (wl_cgroup_create(&cg, "wakelab-busy", why, sizeof(why))) {
+		if (loaded_here)
+			EXPECT_EQ(0, wl_module_unload_retry());
+		SKIP(return, "%s", why);
+	}
+	snprintf(path, sizeof(path), "%s", cg.path);
+	snprintf(want, sizeof(want), "workload file names %s,", path);
+	err = wl_knob_set("workload", path);
+	if (!err)
+		wlt_run(r, "-w tcp_stream -n 1 -l 1 -W 0.2 --json");
+	ret = wl_knob_get("workload", buf, sizeof(buf));
+	/* Restore before any assertion can end the test. */
+	EXPECT_EQ(0, wl_knob_set("workload", "/"));
+	EXPECT_EQ(0, wl_cgroup_remove(&cg));
+	if (loaded_here)
+		EXPECT_EQ(0, wl_module_unload_retry());
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(1, wlt_exit(r));
+	EXPECT_NE(NULL, strstr(r->err, want)) TH_LOG("%s", r->err);
+	ASSERT_LT(0, ret);
+	buf[strcspn(buf, "\n")] = '\0';
+	EXPECT_STREQ(path, buf);
+}
+
+/*
+ * The cgroup a killed run left in the workload file ("wakelab.PID", PID
+ * gone) is taken over: the run goes on, removes it, and leaves "/".
+ */
+TEST_F(engine, workload_of_killed_run_taken_over)
+{
+	struct wlt_run *r = self->run;
+	char why[256], name[32], buf[WL_CGROUP_PATH + 2], dir[WL_CGROUP_PATH];
+	struct wl_cgroup cg;
+	int loaded_here = 0, ret, err, st, gone;
+	const char *skip;
+	pid_t dead;
+
+	ret = wlt_module_ready(_metadata, &loaded_here, &skip);
+	ASSERT_LE(0, ret);
+	if (ret)
+		SKIP(return, "%s", skip);
+	dead = fork();
+	ASSERT_LE(0, dead);
+	if (!dead)
+		_exit(0);
+	ASSERT_EQ(dead, waitpid(dead, &st, 0));
+	snprintf(name, sizeof(name), "wakelab.%d", (int)dead);
+	if (wl_cgroup_create(&cg, name, why, sizeof(why))) {
+		if (loaded_here)
+			EXPECT_EQ(0, wl_module_unload_retry());
+		SKIP(return, "%s", why);
+	}
+	snprintf(dir, sizeof(dir), "%s", cg.dir);
+	err = wl_knob_set("workload", cg.path);
+	if (!err)
+		wlt_run(r, "-w tcp_stream -n 1 -l 1 -W 0.2 --json");
+	gone = access(dir, F_OK) != 0;
+	ret = wl_knob_get("workload", buf, sizeof(buf));
+	EXPECT_EQ(0, wl_knob_set("workload", "/"));
+	EXPECT_EQ(0, wl_cgroup_remove(&cg));
+	if (loaded_here)
+		EXPECT_EQ(0, wl_module_unload_retry());
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(0, wlt_exit(r)) TH_LOG("%s", r->err);
+	EXPECT_NE(NULL, strstr(r->err, "the cgroup of a run that was killed"))
+		TH_LOG("%s", r->err);
+	ASSERT_LT(0, ret);
+	EXPECT_STREQ("/\n", buf);
+	EXPECT_TRUE(gone) TH_LOG("%s left", dir);
 }
 
 /* --- the netperf engine (-w netperf:TEST) ---------------------------------- */
@@ -1321,6 +1481,10 @@ TEST_F(netperf, runs)
 	ASSERT_NE(NULL, o);
 	EXPECT_EQ(0, strncmp(o, "\"netperf", 8)) TH_LOG("engine %.20s", o);
 	EXPECT_TRUE(wlt_str_is(r->json, "integrity", "ok"));
+	/* The controller sleeps through the window (the end wakes it). */
+	EXPECT_GE(2, wlt_num(r->json, "controller_sleeps"))
+		TH_LOG("the controller slept %.0f times in the window",
+		       wlt_num(r->json, "controller_sleeps"));
 	EXPECT_EQ(n, wlt_num(r->json, "instances"));
 	EXPECT_LE(0.99, wlt_num(r->json, "duration_s"));
 	EXPECT_GT(3.0, wlt_num(r->json, "duration_s"));

@@ -300,23 +300,6 @@ int wl_cmp_finish(int ret)
 	return ret;
 }
 
-/* Whether process @pid is a live (not zombie) wl_compare. */
-static int wl_compare_running(int pid)
-{
-	char path[64], buf[512], *lp, *rp;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (wl_read_file(path, buf, sizeof(buf)) <= 0)
-		return 0;
-	/* "pid (comm) S ...": comm may hold anything, so the last ')'. */
-	lp = strchr(buf, '(');
-	rp = strrchr(buf, ')');
-	if (!lp || !rp || rp[1] != ' ' || !rp[2] || strchr("ZX", rp[2]))
-		return 0;
-	*rp = '\0';
-	return !strcmp(lp + 1, "wl_compare");
-}
-
 /* --restore: put back the originals a killed run left in the state file. */
 int wl_cmp_restore_saved(const struct wl_cmp_opts *o)
 {
@@ -327,7 +310,7 @@ int wl_cmp_restore_saved(const struct wl_cmp_opts *o)
 		fprintf(stderr, "wl_compare: --restore: %s\n", err);
 		return 2;
 	}
-	if (pid != getpid() && wl_compare_running(pid)) {
+	if (pid != getpid() && wl_proc_running(pid, "wl_compare")) {
 		fprintf(stderr, "wl_compare: --restore: the run that saved %s (pid %d) is still going: stop it (it restores on SIGTERM) or let it finish\n",
 			o->state_path, pid);
 		return 2;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "wl/core/clock.h"
+#include "wl/core/file.h"
 #include "wl/core/proc.h"
 
 unsigned long wl_env_count(const char *name, unsigned long def)
@@ -32,6 +33,22 @@ unsigned long wl_env_count(const char *name, unsigned long def)
 		exit(1);	/* KSFT_FAIL */
 	}
 	return v;
+}
+
+bool wl_proc_running(int pid, const char *comm)
+{
+	char path[64], buf[512], *lp, *rp;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (pid <= 0 || wl_read_file(path, buf, sizeof(buf)) <= 0)
+		return false;
+	/* "pid (comm) S ...": comm may hold anything, so the last ')'. */
+	lp = strchr(buf, '(');
+	rp = strrchr(buf, ')');
+	if (!lp || !rp || rp[1] != ' ' || !rp[2] || strchr("ZX", rp[2]))
+		return false;
+	*rp = '\0';
+	return !strcmp(lp + 1, comm);
 }
 
 

@@ -56,10 +56,12 @@ static int wl_nworkers;
 static int wl_schedstats_old = -1;
 
 /*
- * Progress of each instance as the controller sees it at every poll of the
- * window: the last count, when it last moved, and the longest time it did
- * not (wl_srun.prog_gap; resolution: the poll interval, WL_POLL_NS * 5 at
- * most).
+ * Progress of each instance as the controller sees it whenever it looks in
+ * the window: the last count, when it last moved, and the longest time it
+ * did not (wl_srun.prog_gap).  The controller sleeps through the window
+ * and looks at its end (and, with --remote, at every exchange with the
+ * peer), so local receivers keep their own account of it (wl_slot.gap_ns),
+ * which wl_stream_track() adds.
  */
 static uint64_t *wl_prog_last;
 static double *wl_prog_moved;
@@ -83,6 +85,9 @@ static uint32_t wl_phase(void)
 
 void wl_stream_set_phase(uint32_t ph)
 {
+	if (ph == WL_PH_MEASURE)
+		__atomic_store_n(&wl_srun.sh->window_ns,
+				 (uint64_t)(wl_now() * 1e9), __ATOMIC_RELEASE);
 	__atomic_store_n(&wl_srun.sh->phase, ph, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &wl_srun.sh->phase, FUTEX_WAKE, INT_MAX, NULL, NULL,
 		0);
@@ -106,6 +111,18 @@ static uint64_t wl_progress(int i)
 	       wl_load(&rcv->bytes);
 }
 
+/* Instance @i's gap by its local receiver's own account, at @now. */
+static double wl_receiver_gap(int i, double now)
+{
+	struct wl_slot *rcv = &wl_srun.sh->inst[i].rcv;
+	uint64_t last = __atomic_load_n(&rcv->last_ns, __ATOMIC_RELAXED);
+	double gap = __atomic_load_n(&rcv->gap_ns, __ATOMIC_RELAXED) / 1e9;
+
+	if (last && now - last / 1e9 > gap)
+		gap = now - last / 1e9;
+	return gap;
+}
+
 /* Start (@start) or continue tracking the instances' progress at @now. */
 void wl_stream_track(double now, bool start)
 {
@@ -120,6 +137,9 @@ void wl_stream_track(double now, bool start)
 			if (now - wl_prog_moved[i] > wl_srun.prog_gap[i])
 				wl_srun.prog_gap[i] = now - wl_prog_moved[i];
 			continue;
+		} else if (wl_stream_local(false) &&
+			   wl_receiver_gap(i, now) > wl_srun.prog_gap[i]) {
+			wl_srun.prog_gap[i] = wl_receiver_gap(i, now);
 		}
 		wl_prog_last[i] = v;
 		wl_prog_moved[i] = now;
@@ -139,6 +159,43 @@ bool wl_stream_local(bool sender)
 void wl_stream_on_signal(int sig)
 {
 	wl_sig = sig;
+	wl_stream_wake_controller();
+}
+
+static void wl_on_child(int sig)
+{
+	wl_stream_wake_controller();
+}
+
+void wl_stream_catch_children(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = wl_on_child;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/*
+ * Sleep until @end (wl_now() time) or an event (wl_stream_events()): a
+ * futex wait, so that the controller makes no wakeup of its own in the
+ * window.  A remote run still exchanges counters with its peer every
+ * WL_PEER_POLL_S (lib/stream/remote.c).
+ */
+static void wl_sleep_until(double end, uint32_t seen)
+{
+	double left = end - wl_now();
+	struct timespec ts;
+
+	if (left <= 0)
+		return;
+	if (wl_stream_peer_poll && left > WL_POLL_NS / 1e9 * 5)
+		left = WL_POLL_NS / 1e9 * 5;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+	syscall(SYS_futex, wl_stream_events(), FUTEX_WAIT, seen, &ts, NULL, 0);
 }
 
 void wl_stream_restore_schedstats(void)
@@ -171,6 +228,7 @@ static void wl_kill_all(void)
 void __attribute__((noreturn)) wl_stream_die(int status)
 {
 	wl_kill_all();
+	wl_wakelab_filter_end(&wl_srun.wlf);
 	wl_stream_restore_schedstats();
 	wl_netns_cleanup();
 	exit(status);
@@ -287,22 +345,17 @@ static void wl_nap(void)
  */
 bool wl_stream_watch(double end, char *why, size_t len)
 {
-	double left;
-	struct timespec ts;
+	uint32_t seen;
 
 	for (;;) {
+		seen = __atomic_load_n(wl_stream_events(), __ATOMIC_ACQUIRE);
 		if (wl_check_abort(true, why, len))
 			return false;
 		if (wl_tracking)
 			wl_stream_track(wl_now(), false);
-		left = end - wl_now();
-		if (left <= 0)
+		if (end - wl_now() <= 0)
 			return true;
-		if (left > WL_POLL_NS / 1e9 * 5)
-			left = WL_POLL_NS / 1e9 * 5;
-		ts.tv_sec = (time_t)left;
-		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-		nanosleep(&ts, NULL);
+		wl_sleep_until(end, seen);
 	}
 }
 
@@ -429,6 +482,14 @@ int wl_stream_start(char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		return -1;
 	}
+	wl_stream_catch_children();
+	/* Threads: the controller goes into the workload with its workers. */
+	if (wl_wakelab_filter_begin(&wl_srun.wlf, wl_srun.cfg.all_tasks,
+				    wl_srun.cfg.remote || wl_srun.cfg.serve, why,
+				    len) ||
+	    (wl_srun.cfg.threads &&
+	     wl_wakelab_filter_add(&wl_srun.wlf, 0, why, len)))
+		return -1;
 	/* Workers need little stack; thousands of 8 MiB stacks do not fit. */
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, WL_THREAD_STACK);
@@ -465,6 +526,9 @@ int wl_stream_start(char *why, size_t len)
 				wl_child(parent, i, k == 0);
 			in->pid[k] = pid;
 			wl_nworkers++;
+			/* Before the barrier: its setup is not measured. */
+			if (wl_wakelab_filter_add(&wl_srun.wlf, pid, why, len))
+				return -1;
 		}
 		/* The receiver owns it now (threads: shares it). */
 		if (!wl_srun.cfg.threads && wl_stream_local(false))
@@ -709,6 +773,14 @@ int wl_stream_sample_alloc(struct wl_sample *s)
 	       0 : -1;
 }
 
+/* The controller thread's voluntary context switches so far. */
+static long wl_ctl_sleeps(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw;
+}
+
 /* Counters first (they move fastest), then the system-wide sources. */
 void wl_stream_sample(struct wl_sample *s)
 {
@@ -728,7 +800,9 @@ void wl_stream_sample(struct wl_sample *s)
 	s->cpu_ok = !wl_cpustat_read("/proc/stat", &s->cpu);
 	wl_perf_read(&wl_srun.perf, s->perf);
 	s->ss_ret = wl_schedstat_read(WL_SCHEDSTAT_PATH, &s->ss);
+	s->ctl_sleeps[0] = wl_ctl_sleeps();
 	wl_wakelab_sample(&s->wl);
+	s->ctl_sleeps[1] = wl_ctl_sleeps();
 }
 
 /* Raise the soft RLIMIT_NOFILE to what the run needs, or explain. */
@@ -830,5 +904,6 @@ int wl_stream_finish(const struct wl_sample *a, const struct wl_sample *b,
 	wl_srun.netns = wl_netns;
 	ret = wl_stream_report(&wl_srun, a, b, r);
 	wl_perf_close(&wl_srun.perf);
+	wl_wakelab_filter_end(&wl_srun.wlf);
 	return ret;
 }

@@ -25,8 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <dirent.h>
 #include <time.h>
@@ -51,6 +53,13 @@
 #define WL_NP_END_S		10.0
 #define WL_NP_LINE		512
 #define WL_NP_ADDR		"127.0.0.1"
+/*
+ * Each netperf's pipe holds this many bytes of records (about 6000 lines:
+ * 25 minutes at WL_NETPERF_INTERVAL), and the controller reads them at
+ * least every WL_NP_PIPE_S through the window.
+ */
+#define WL_NP_PIPE_BYTES	(1 << 20)
+#define WL_NP_PIPE_S		600.0
 
 /**
  * struct wl_np_inst - one netperf process as the controller sees it
@@ -283,6 +292,9 @@ static int wl_np_start_server(int port, char *why, size_t len)
 		_exit(127);
 	}
 	setpgid(wl_np_server, wl_np_server);
+	/* Before it listens: every data process it forks follows it. */
+	if (wl_wakelab_filter_add(&wl_srun.wlf, wl_np_server, why, len))
+		return -1;
 	for (end = wl_now() + 10; wl_now() < end;) {
 		own = wl_np_port_owner(port, wl_np_server);
 		if (own > 0)
@@ -493,8 +505,13 @@ static int wl_np_spawn(int port, int go, int go_w, char *why, size_t len)
 			_exit(127);
 		}
 		close(p[1]);
-		fcntl(p[0], F_SETFL, O_NONBLOCK);
 		wl_srun.sh->inst[i].pid[0] = pid;
+		/* It waits for the barrier: nothing of it is measured yet. */
+		if (wl_wakelab_filter_add(&wl_srun.wlf, pid, why, len))
+			return -1;
+		fcntl(p[0], F_SETFL, O_NONBLOCK);
+		/* Best effort: a smaller pipe only bounds the window. */
+		fcntl(p[0], F_SETPIPE_SZ, WL_NP_PIPE_BYTES);
 		wl_np[i].fd = p[0];
 	}
 	return 0;
@@ -543,11 +560,10 @@ static void wl_np_lines(struct wl_np_inst *n, bool eof)
 }
 
 /*
- * Sleep @ms, then read whatever the netperfs wrote; false on a signal.  A
- * timed sleep, not poll() on the pipes: a netperf writing a record wakes
- * nobody, so the controller's wakeups are its timer's, as with wl_stream's
- * own workers (wl_stream_watch()), and no wakeup of a netperf's making is
- * the controller's in the placement counts.
+ * Sleep @ms (none for 0), then read whatever the netperfs wrote; false on
+ * a signal.  A timed sleep, not poll() on the pipes: a netperf writing a
+ * record wakes nobody, and no wakeup of a netperf's making is the
+ * controller's in the placement counts.
  */
 static bool wl_np_pump(int ms)
 {
@@ -556,7 +572,8 @@ static bool wl_np_pump(int ms)
 	ssize_t got;
 	int i;
 
-	nanosleep(&ts, NULL);
+	if (ms)
+		nanosleep(&ts, NULL);
 	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		n = &wl_np[i];
 		while (n->fd >= 0) {
@@ -632,14 +649,21 @@ static int wl_np_wait_records(bool start, double t, double deadline,
 	}
 }
 
-/* Read and watch until the monotonic @end; 0, or -1 with @why. */
+/*
+ * Sleep until the monotonic @end, waking early only for a child that ends
+ * (SIGCHLD) or a stop signal, and for the pipes at most every
+ * WL_NP_PIPE_S; then read what the netperfs wrote.  0, or -1 with @why.
+ */
 static int wl_np_watch(double end, char *why, size_t len)
 {
+	struct timespec ts;
+	uint32_t seen;
 	double left;
 	int i;
 
-	while ((left = end - wl_now()) > 0) {
-		if (!wl_np_pump(left > 0.05 ? 50 : (int)(left * 1000) + 1)) {
+	for (;;) {
+		seen = __atomic_load_n(wl_stream_events(), __ATOMIC_ACQUIRE);
+		if (!wl_np_pump(0)) {
 			snprintf(why, len, "interrupted by a signal");
 			return -1;
 		}
@@ -648,8 +672,16 @@ static int wl_np_watch(double end, char *why, size_t len)
 			wl_np_ended_why(i, why, len);
 			return -1;
 		}
+		left = end - wl_now();
+		if (left <= 0)
+			return 0;
+		if (left > WL_NP_PIPE_S)
+			left = WL_NP_PIPE_S;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+		syscall(SYS_futex, wl_stream_events(), FUTEX_WAIT, seen, &ts,
+			NULL, 0);
 	}
-	return 0;
 }
 
 /* Udp InDatagrams of /proc/net/snmp, or -1. */
@@ -794,6 +826,14 @@ int wl_netperf_main(void)
 		wl_np[i].fd = -1;
 	if (wl_srun.cfg.schedstats && wl_stream_schedstats_on())
 		return WL_EXIT_FAIL;
+	wl_stream_catch_children();
+	if (wl_wakelab_filter_begin(&wl_srun.wlf, wl_srun.cfg.all_tasks,
+				    wl_srun.cfg.remote || wl_srun.cfg.serve, why,
+				    sizeof(why))) {
+		wl_stream_restore_schedstats();
+		fprintf(stderr, "wl_stream: %s\n", why);
+		return WL_EXIT_FAIL;
+	}
 	/* A port another program took meanwhile is left to it. */
 	for (i = 0, ret = -2; i < 5 && ret == -2; i++) {
 		port = wl_np_free_port();
@@ -814,6 +854,7 @@ int wl_netperf_main(void)
 	ret = wl_np_probe(port);
 	if (ret) {
 		wl_np_stop_server();
+		wl_wakelab_filter_end(&wl_srun.wlf);
 		wl_stream_restore_schedstats();
 		return ret;
 	}

@@ -18,7 +18,8 @@
 const char wl_stream_usage[] =
 "usage: wl_stream [-w WORKLOAD] [-n N] [-m BYTES] [-M BYTES] [-s BYTES]\n"
 "                 [-S BYTES] [-l SEC] [-W SEC] [-p PIN] [-T] [-j|-b] [-v]\n"
-"                 [--schedstats] [--netns [--gro|--tso|--gso on|off]]\n"
+"                 [--schedstats] [--all-tasks]\n"
+"                 [--netns [--gro|--tso|--gso on|off]]\n"
 "                 [--remote ADDR [--receive] [--connect-timeout SEC]\n"
 "                 [--token T]]\n"
 "       wl_stream --serve[=ADDR] [--sessions N] [--max-instances N]\n"
@@ -43,6 +44,10 @@ const char wl_stream_usage[] =
 "  -b, --brief        one line: \"TCP_STREAM-4 : Avg: 12701.5\"\n"
 "  -v, --verify       check the payload pattern of every byte received\n"
 "      --schedstats   enable kernel.sched_schedstats during the run\n"
+"      --all-tasks    wakelab.ko counts every task's wakeups in placement, as\n"
+"                     with no workload cgroup (default: the workers run in\n"
+"                     a cgroup of their own, every other task is counted in\n"
+"                     placement_others)\n"
 "      --netns        senders and receivers in two network namespaces joined\n"
 "                     by a veth pair (iproute2's ip; IP workloads)\n"
 "      --gro, --tso, --gso on|off\n"
@@ -86,6 +91,7 @@ static const struct option wl_long_opts[] = {
 	{ "brief",	no_argument,		NULL, 'b' },
 	{ "verify",	no_argument,		NULL, 'v' },
 	{ "schedstats",	no_argument,		NULL, WL_OPT_SCHEDSTATS },
+	{ "all-tasks",	no_argument,		NULL, WL_OPT_ALL_TASKS },
 	{ "netns",	no_argument,		NULL, WL_OPT_NETNS },
 	{ "gro",	required_argument,	NULL, WL_OPT_GRO },
 	{ "tso",	required_argument,	NULL, WL_OPT_TSO },
@@ -472,6 +478,9 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 			break;
 		case WL_OPT_SCHEDSTATS:
 			c->schedstats = true;
+			break;
+		case WL_OPT_ALL_TASKS:
+			c->all_tasks = true;
 			break;
 		case WL_OPT_NETNS:
 			c->netns = true;

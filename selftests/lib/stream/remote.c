@@ -767,6 +767,7 @@ static int wl_session(const struct wl_cfg *srv, char *line)
 	wl_stream_set_phase(WL_PH_STOP);
 	if (!wl_stream_wait_done(why, sizeof(why)))
 		wl_session_fail("fail", why);
+	wl_wakelab_filter_end(&wl_srun.wlf);
 	/* Done: the server takes the next client before this one hears so. */
 	wl_session_done();
 	wl_send_counters("state");

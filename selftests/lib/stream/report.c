@@ -19,7 +19,7 @@
 #include "wl/stream/run.h"
 #include "wl/stream/wakelab.h"
 
-#define WL_SCHEMA		4
+#define WL_SCHEMA		5
 
 /*
  * Before v17, /proc/schedstat has no domain names: take them from the
@@ -299,6 +299,11 @@ void wl_stream_print_json(const struct wl_stream_run *run,
 	wl_jsonw_fix(&j, "duration_requested_s", run->cfg.duration, 3);
 	wl_jsonw_fix(&j, "warmup_s", run->cfg.warmup, 3);
 	wl_jsonw_fix(&j, "first_data_s", r->first_data_s, 3);
+	if (a->ctl_sleeps[1] >= 0 && b->ctl_sleeps[0] >= 0)
+		wl_jsonw_int(&j, "controller_sleeps",
+			     b->ctl_sleeps[0] - a->ctl_sleeps[1]);
+	else
+		wl_jsonw_null(&j, "controller_sleeps");
 	wl_jsonw_bool(&j, "verify", run->cfg.verify);
 	wl_jsonw_int(&j, "cpus", run->topo.ncpus);
 	wl_jsonw_int(&j, "llcs", run->topo.nllc);
@@ -380,7 +385,7 @@ void wl_stream_print_json(const struct wl_stream_run *run,
 		}
 	}
 	wl_stream_json_schedstat(&j, r, run->schedstats);
-	wl_wakelab_json(&j, &a->wl, &b->wl);
+	wl_wakelab_json(&j, &run->wlf, &a->wl, &b->wl);
 	wl_jsonw_obj_end(&j);
 	fputc('\n', stdout);
 }
@@ -467,7 +472,7 @@ void wl_stream_print_table(const struct wl_stream_run *run,
 			       r->ss.sd[d].move_affine);
 		printf("\n");
 	}
-	wl_wakelab_print(stdout, &a->wl, &b->wl);
+	wl_wakelab_print(stdout, &run->wlf, &a->wl, &b->wl);
 }
 
 void wl_stream_print_brief(const struct wl_stream_run *run,

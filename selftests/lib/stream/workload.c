@@ -56,7 +56,26 @@ static int wl_fail(struct wl_slot *s, const char *what, int err)
 {
 	snprintf(s->msg, sizeof(s->msg), "%s: %s", what, strerror(err));
 	__atomic_store_n(&s->failed, 1, __ATOMIC_RELEASE);
+	wl_stream_wake_controller();
 	return WL_EXIT_FAIL;
+}
+
+/*
+ * A receiver moved data: in the window, the longest time it did not
+ * (the controller sleeps through the window and cannot watch for it).
+ */
+static void wl_moved(struct wl_slot *s)
+{
+	uint64_t now, from;
+
+	if (wl_phase() != WL_PH_MEASURE)
+		return;
+	now = wl_now_ns();
+	from = s->last_ns ? s->last_ns :
+	       __atomic_load_n(&wl_srun.sh->window_ns, __ATOMIC_ACQUIRE);
+	if (from && now > from && now - from > s->gap_ns)
+		__atomic_store_n(&s->gap_ns, now - from, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->last_ns, now, __ATOMIC_RELAXED);
 }
 
 /* Whether the receiver accepts a connection (one-to-one styles). */
@@ -211,6 +230,7 @@ static void wl_received(struct wl_slot *s, const unsigned char *buf,
 	*off += n;
 	wl_store(&s->bytes, *off);
 	wl_store(&s->msgs, ++*calls);
+	wl_moved(s);
 }
 
 /* TCP and SCTP one-to-one receiver: read to EOF. */
@@ -363,6 +383,7 @@ static int wl_udp_recv(struct wl_inst *in, int fd, unsigned char *buf)
 		bytes += n;
 		wl_store(&s->bytes, bytes);
 		wl_store(&s->msgs, ++calls);
+		wl_moved(s);
 	}
 	return 0;
 }
@@ -427,6 +448,7 @@ static int wl_rr_server(struct wl_inst *in, int fd, unsigned char *buf)
 		wl_store(&s->msgs, ++trans);
 		wl_store(&s->bytes, trans * (wl_srun.cfg.msg_size +
 					     wl_srun.cfg.recv_size));
+		wl_moved(s);
 	}
 	return 0;
 }

@@ -15,6 +15,9 @@
  */
 unsigned long wl_env_count(const char *name, unsigned long def);
 
+/* Whether process @pid is alive (not a zombie) and its comm is @comm. */
+bool wl_proc_running(int pid, const char *comm);
+
 /*
  * Run @file (found on PATH when it has no '/') with @argv, its stdout and
  * stderr into @out (at most @len - 1 bytes, NUL-terminated); killed after

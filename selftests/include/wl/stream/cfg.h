@@ -82,6 +82,7 @@ extern const char * const wl_offload_names[WL_NR_OFFLOADS];
  * @brief:	print one line in the format of Peter's netperf loop
  * @verify:	check the payload pattern on every receive
  * @schedstats:	turn kernel.sched_schedstats on for the run, then restore
+ * @all_tasks:	no workload cgroup: wakelab.ko counts every task's wakeups
  * @netns:	senders and receivers in two network namespaces joined by veth
  * @offload:	--netns: GRO, TSO, GSO of both veth ends (enum wl_offload)
  * @serve:	serve two-host sessions (--serve) instead of running one
@@ -117,6 +118,7 @@ struct wl_cfg {
 	bool brief;
 	bool verify;
 	bool schedstats;
+	bool all_tasks;
 	bool netns;
 	int offload[WL_NR_OFFLOADS];
 	bool serve;

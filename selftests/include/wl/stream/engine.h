@@ -65,12 +65,20 @@ int wl_stream_alloc(void);
 /* --schedstats: turn kernel.sched_schedstats on; 0, or -1 (printed). */
 int wl_stream_schedstats_on(void);
 void wl_stream_restore_schedstats(void);
+/* The stop signals' handler: records @sig, wakes the controller. */
 void wl_stream_on_signal(int sig);
+/* SIGCHLD wakes the controller (a worker or netperf that ends). */
+void wl_stream_catch_children(void);
 /* Make the receivers' sockets (before wl_stream_start). */
 int wl_stream_listen(char *why, size_t len);
 int wl_stream_start(char *why, size_t len);
 bool wl_stream_wait_ready(char *why, size_t len);
 bool wl_stream_wait_first_data(double *took, char *why, size_t len);
+/*
+ * Sleep until @end (wl_now() time) while watching the workers, waking
+ * only for the end, a failure, a child's exit or a stop signal (and
+ * --remote's exchanges); false when the run must stop.
+ */
 bool wl_stream_watch(double end, char *why, size_t len);
 bool wl_stream_wait_done(char *why, size_t len);
 void wl_stream_set_phase(uint32_t ph);

@@ -52,6 +52,10 @@ enum wl_phase {
  * @failed:	set with @msg when the worker gave up
  * @verify_fail: payload pattern mismatches seen (--verify)
  * @done:	the worker finished sending (udp receivers watch it)
+ * @last_ns:	a receiver's last progress in the window (CLOCK_MONOTONIC),
+ *		0 before its first
+ * @gap_ns:	a receiver's longest time in the window without progress,
+ *		up to @last_ns
  * @msg:	why it failed
  */
 struct wl_slot {
@@ -62,6 +66,8 @@ struct wl_slot {
 	int32_t failed;
 	int32_t verify_fail;
 	int32_t done;
+	uint64_t last_ns;
+	uint64_t gap_ns;
 	char msg[160];
 } __attribute__((aligned(64)));
 
@@ -95,12 +101,17 @@ struct wl_inst {
  * @phase:	enum wl_phase; a futex the workers wait on during setup
  * @ready:	workers done with setup
  * @finished:	workers done (threads mode)
+ * @events:	a futex the controller waits on during the window: bumped
+ *		by a worker that fails, a child that ends and a stop signal
+ * @window_ns:	CLOCK_MONOTONIC when the window opened
  * @inst:	the instances
  */
 struct wl_shared {
 	uint32_t phase;
 	uint32_t ready;
 	uint32_t finished;
+	uint32_t events;
+	uint64_t window_ns;
 	struct wl_inst inst[];
 };
 
@@ -111,7 +122,12 @@ struct wl_shared {
 #define WL_SCTP_MIB_NR	7
 extern const char * const wl_sctp_mib[WL_SCTP_MIB_NR];
 
-/* One sample of everything measured at a window edge. */
+/*
+ * One sample of everything measured at a window edge; @ctl_sleeps: the
+ * controller thread's voluntary context switches just before and just
+ * after it read wakelab.ko's tables (each sleep ends in one of its
+ * wakeups).
+ */
 struct wl_sample {
 	double t;
 	uint64_t *snd_bytes, *rcv_bytes, *snd_msgs, *rcv_msgs;
@@ -121,6 +137,7 @@ struct wl_sample {
 	struct wl_schedstat ss;
 	int ss_ret;
 	struct wl_wakelab wl;
+	long ctl_sleeps[2];
 };
 
 #define WL_ENGINE_LEN	64
@@ -145,6 +162,7 @@ struct wl_sample {
  *		(when @sctp_ok)
  * @sctp_ok:	the workload is SCTP and @sctp was read
  * @netns:	--netns: the namespaces and offloads the run used
+ * @wlf:	the workload's cgroup as wakelab.ko counts it
  */
 struct wl_stream_run {
 	struct wl_cfg cfg;
@@ -158,9 +176,22 @@ struct wl_stream_run {
 	unsigned long long sctp[WL_SCTP_MIB_NR];
 	bool sctp_ok;
 	struct wl_netns_info netns;
+	struct wl_wakelab_filter wlf;
 };
 
 /* The process's run (a --serve server: the session's, in its child). */
 extern struct wl_stream_run wl_srun;
+
+/*
+ * The word the controller sleeps on through the window (a futex): in
+ * wl_srun.sh once mapped, shared with the workers, else the process's own.
+ */
+uint32_t *wl_stream_events(void);
+
+/*
+ * Wake the controller: a worker failed, a child ended, a stop signal came.
+ * Async-signal-safe.
+ */
+void wl_stream_wake_controller(void);
 
 #endif /* WL_STREAM_RUN_H */
