@@ -32,7 +32,7 @@ if ! make -s -C "$top/tests" "$cmp" >/dev/null 2>&1 && [ ! -x "$cmp" ]; then
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi
-echo "1..34"
+echo "1..35"
 
 mkdir -p "$tmp/dbg/sched" "$tmp/dbg/wakelab"
 feat="GENTLE_FAIR_SLEEPERS START_DEBIT NO_HRTICK WA_IDLE WA_WEIGHT WA_BIAS"
@@ -155,6 +155,25 @@ awk '!/^#/ && NF { if (NF != 9) bad = 1; n++ } END { exit bad || n != 4 }' "$tmp
 	grep -q 'multiplot' "$tmp/pl/plot.gp" && grep -q 'using 1:6:7' "$tmp/pl/plot.gp"
 ok $? "plot.dat carries the waker-CPU and cross-LLC shares; plot.gp draws the placement panel"
 
+# The workload counted apart (schema 5): the Others rows and "others",
+# beside the mix, not tested; without it "others" is null.
+FAKE_WAKELAB=1 FAKE_OTHERS=120 run -r 3 -n 1 -j -O "$tmp/oth" default NO_WA_IDLE > "$tmp/others" 2>/dev/null
+python3 - "$tmp/others" "$tmp/zero" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["stats"]:
+    o = s["others"]
+    assert abs(o["per_1k"] - 120) < 1e-6 and abs(o["waker_cpu_pct"] - 40) < 1e-6, o
+    assert abs(o["wakeups"] - 120) < 1e-6, o
+assert all(s["others"] is None for s in json.load(open(sys.argv[2]))["stats"])
+EOF
+r=$?
+[ "$r" = 0 ] &&
+	grep -Eq '^Per1k +tcp_stream-1 +120\.00 +120\.00$' "$tmp/oth/report.txt" &&
+	grep -q "^#   the workload's tasks alone" "$tmp/oth/report.txt" &&
+	grep -q '^Others: the wakeups of every task outside' "$tmp/oth/report.txt"
+ok $? "workload counted apart: Others rows (count, per 1000, waker CPU) and \"others\" beside the mix"
+
 run -r 4 -n 1,2 -b NO_WA_IDLE default > "$tmp/brief" 2>/dev/null
 head -1 "$tmp/brief" | grep -q '^NO_WA_IDLE:$' &&
 	grep -Eq '^TCP_STREAM-2 : Avg: 1500\.0$' "$tmp/brief" &&
@@ -194,7 +213,7 @@ schema = {
     "cells": "instances_arg msg_size instances",
     "stats": "policy cell instances n failed hmean min max stddev coeffvar "
              "avg_per_instance pct_change p_value p_adjusted exact "
-             "significant waker_cpu_pct cross_llc_pct placement trials "
+             "significant waker_cpu_pct cross_llc_pct placement others trials "
              "zero_throughput detectable_pct boot_trials boots "
              "boot_cov trial_cov",
     "trials": "seq round boot policy cell instances_arg instances exit ok "

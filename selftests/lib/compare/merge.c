@@ -211,8 +211,11 @@ static void wl_merge_trial(struct wl_run *r, const char *o, int p, int b,
 	}
 	raw = wl_json_member(o, "wl_stream");
 	v = wl_json_value_end(raw);
-	if (raw && v && *raw == '{')
+	if (raw && v && *raw == '{') {
 		t->raw = strndup(raw, v - raw);
+		t->workload = wl_wakelab_workload(wl_json_member(raw,
+								 "wakelab"));
+	}
 	if (t->ok && t->instances && !r->cell[t->cell].instances)
 		r->cell[t->cell].instances = t->instances;
 	r->ntrial++;

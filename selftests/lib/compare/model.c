@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wl/compare/model.h"
+#include "wl/core/json_read.h"
 
 const struct wl_pmetric_def wl_pmetrics[WL_NR_PM] = {
 	[WL_PM_WAKER_CPU] = { "WakerCPU%", "waker_cpu", "waker_cpu",
@@ -81,6 +82,23 @@ double wl_trial_share(const struct wl_trial *t, int k)
 	if (isnan(num))		/* a rule that decided nothing has no row */
 		num = d->den ? NAN : 0;
 	return num * (d->per ? d->per : 100) / den;
+}
+
+int wl_wakelab_workload(const char *wl)
+{
+	const char *w = wl && *wl == '{' ? wl_json_member(wl, "workload") : NULL;
+
+	return w && *w == '"';
+}
+
+double wl_trial_others(const struct wl_trial *t, const char *col)
+{
+	char key[WL_PLACE_KEY];
+
+	if (!t->ok || !t->workload)
+		return NAN;
+	snprintf(key, sizeof(key), "%s%s", WL_PLACE_OTHERS, col);
+	return wl_trial_place(t, key);
 }
 
 int wl_aggregate_ok(double v, char *why, size_t len)

@@ -57,6 +57,29 @@ static void wl_put_cell(FILE *f, int w, double v, double pct, int sig,
 			sig ? '*' : ')');
 }
 
+/*
+ * Whose wakeups the placement counts were: the workload's tasks alone in
+ * every trial that counted any, in none, or in some.
+ */
+static const char *wl_workload_words(const struct wl_run *r)
+{
+	int i, n = 0, w = 0;
+
+	for (i = 0; i < r->ntrial; i++) {
+		if (!r->trial[i].ok || !r->trial[i].has_wakelab)
+			continue;
+		n++;
+		w += r->trial[i].workload;
+	}
+	if (!n)
+		return "";
+	if (w == n)
+		return ";\n#   the workload's tasks alone (a cgroup of their own): other tasks' wakeups apart, in Others";
+	if (!w)
+		return ";\n#   every task's wakeups (no workload cgroup: see wl_stream's workload_off)";
+	return ";\n#   MIXED: some trials counted the workload's tasks alone, others every task's";
+}
+
 /* A kernel comparison's kernels, its boot schedule and its unit. */
 static void wl_print_kernels(FILE *f, const struct wl_run *r)
 {
@@ -247,9 +270,9 @@ static void wl_print_header(FILE *f, const struct wl_run *r)
 		fputs("# NOTE: single-threaded TCG runs one vCPU at a time: cross-CPU wakeups wait for\n"
 		      "#       the emulator's round robin (scripts/vm --tcg multi runs them in parallel).\n",
 		      f);
-	fprintf(f, "# wakelab module: %s\n", e->module ?
+	fprintf(f, "# wakelab module: %s%s\n", e->module ?
 		"loaded (placement mix from its counters)" :
-		"absent (no placement mix)");
+		"absent (no placement mix)", wl_workload_words(r));
 	if (!r->nboot)
 		wl_print_sched_cache(f, e);
 	if (r->nboot)
@@ -453,6 +476,80 @@ static void wl_print_share(FILE *f, const struct wl_run *r, int w, int k)
 	wl_print_same(f, r, k);
 }
 
+/*
+ * The tasks outside the workload in (@p, @c), means over its trials: their
+ * wakeups per trial, per 1000 of the workload's, and their share on the
+ * waker's CPU; NaN without a trial that counted them apart.
+ */
+static void wl_others_means(const struct wl_run *r, int p, int c,
+			    double *v)
+{
+	double sum[3] = { 0, 0, 0 }, o, wk, ow;
+	int i, k, n[3] = { 0, 0, 0 };
+
+	for (i = 0; i < r->ntrial; i++) {
+		const struct wl_trial *t = &r->trial[i];
+
+		if (t->policy != p || t->cell != c)
+			continue;
+		o = wl_trial_others(t, "wakeups");
+		if (isnan(o))
+			continue;
+		sum[0] += o;
+		n[0]++;
+		wk = wl_trial_share(t, WL_PM_WAKER_CPU);
+		for (k = 0; !isnan(wk) && k < t->nplace; k++)
+			if (!strcmp(t->place_key[k], WL_PLACE_TOTAL) &&
+			    t->place_val[k] > 0) {
+				sum[1] += o * 1000 / t->place_val[k];
+				n[1]++;
+			}
+		ow = wl_trial_others(t, "waker_cpu");
+		if (o > 0 && !isnan(ow)) {
+			sum[2] += ow * 100 / o;
+			n[2]++;
+		}
+	}
+	for (k = 0; k < 3; k++)
+		v[k] = n[k] ? sum[k] / n[k] : NAN;
+}
+
+/* The Others rows: printed beside the mix, not tested. */
+static void wl_print_others(FILE *f, const struct wl_run *r, int w)
+{
+	static const char * const rn[] = { "Count", "Per1k", "WakerCPU%" };
+	double v[3];
+	char name[64], b[32];
+	int row, c, p, any = 0;
+
+	/* Beside a mix only: nothing when no trial counted a wakeup. */
+	for (c = 0; c < r->ncell && !any && r->has_pm[WL_PM_WAKER_CPU]; c++)
+		for (p = 0; p < r->npol && !any; p++) {
+			wl_others_means(r, p, c, v);
+			any = !isnan(v[0]);
+		}
+	if (!any)
+		return;
+	wl_print_heads(f, r, w, "Others");
+	for (row = 0; row < 3; row++)
+		for (c = 0; c < r->ncell; c++) {
+			wl_cell_name(r, c, name, sizeof(name), 0);
+			fprintf(f, "%-9s %-22s", rn[row], name);
+			for (p = 0; p < r->npol; p++) {
+				wl_others_means(r, p, c, v);
+				snprintf(b, sizeof(b), isnan(v[row]) ? "NaN" :
+					 "%.2f", v[row]);
+				fprintf(f, " %*s", w + 11, b);
+			}
+			fputc('\n', f);
+		}
+	fputs("\nOthers: the wakeups of every task outside the workload's cgroup (wakelab.ko's\n"
+	      "  placement_others; kworkers, timers, ksoftirqd, wl_stream's controller), means\n"
+	      "  per trial: their count, per 1000 of the workload's wakeups, and their share on\n"
+	      "  the waker's CPU.  Beside the mix above, which counts the workload's alone; not\n"
+	      "  tested.\n", f);
+}
+
 void wl_print_table(FILE *f, const struct wl_run *r)
 {
 	static const char * const rn[WL_NR_ROWS] = {
@@ -514,6 +611,7 @@ void wl_print_table(FILE *f, const struct wl_run *r)
 		      "  (load balancing, cache-aware scheduling's among it; also exec and NUMA\n"
 		      "  balancing, affinity changes, hotplug) per 1000 wakeups: not wakeup placements.\n",
 		      f);
+	wl_print_others(f, r, w);
 	if (!r->has_pm[WL_PM_WAKER_CPU])
 		fprintf(f, "\nPlacement: none (%s)\n", r->env.module ?
 			"no trial counted a wakeup" :
@@ -636,6 +734,27 @@ static void wl_print_json_trial(FILE *f, const struct wl_run *r,
 		fputc('}', f);
 	}
 	fprintf(f, ",\"wl_stream\":%s}", t->raw ? t->raw : "null");
+}
+
+/*
+ * "others": {"wakeups", "per_1k", "waker_cpu_pct"} of (p, c) (the Others
+ * rows), or null when no trial counted the workload's tasks apart.
+ */
+static void wl_print_json_others(FILE *f, const struct wl_run *r, int p,
+				 int c)
+{
+	double v[3];
+
+	wl_others_means(r, p, c, v);
+	if (isnan(v[0])) {
+		fputs("\"others\":null,", f);
+		return;
+	}
+	fputs("\"others\":{", f);
+	wl_put_kv_num(f, "wakeups", v[0], 1);
+	wl_put_kv_num(f, "per_1k", v[1], 1);
+	wl_put_kv_num(f, "waker_cpu_pct", v[2], 0);
+	fputs("},", f);
 }
 
 /* "placement": {"waker_cpu": {n, mean, ...}, ...} of (p, c), or null. */
@@ -800,6 +919,7 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 			wl_put_kv_num(f, "cross_llc_pct",
 				      cs->pl[WL_PM_CROSS_LLC].mean, 1);
 			wl_print_json_shares(f, r, p, c);
+			wl_print_json_others(f, r, p, c);
 			fprintf(f, "\"trials\":%d,\"zero_throughput\":%d,",
 				cs->ntrials, cs->zero);
 			wl_put_kv_num(f, "detectable_pct", cs->detect, 1);

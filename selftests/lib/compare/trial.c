@@ -87,6 +87,36 @@ static void wl_add_rules(struct wl_trial *t, const char *dec)
 	}
 }
 
+/*
+ * wakelab's "placement_others" (one record per policy row): the wakeups
+ * and waker-CPU placements of every task outside the workload, summed, as
+ * "others.wakeups" and "others.waker_cpu".
+ */
+static void wl_add_others(struct wl_trial *t, const char *po)
+{
+	static const char * const cols[] = { "wakeups", "waker_cpu" };
+	const char *it = NULL, *rec;
+	char row[WL_PLACE_KEY], key[WL_PLACE_KEY];
+	unsigned int i;
+	double d;
+
+	if (!po || *po != '{')
+		return;
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		snprintf(key, sizeof(key), "%s%s", WL_PLACE_OTHERS, cols[i]);
+		wl_add_counter(t, key, 0);
+	}
+	while ((rec = wl_json_next_member(&it, po, row, sizeof(row)))) {
+		for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+			if (wl_json_number(wl_json_member(rec, cols[i]), &d))
+				continue;
+			snprintf(key, sizeof(key), "%s%s", WL_PLACE_OTHERS,
+				 cols[i]);
+			wl_add_counter(t, key, d);
+		}
+	}
+}
+
 /* Parse wl_stream's JSON into the trial. */
 static void wl_read_result(struct wl_trial *t, char *out)
 {
@@ -124,6 +154,9 @@ static void wl_read_result(struct wl_trial *t, char *out)
 		while ((v = wl_json_next_member(&it, pl, key, sizeof(key))))
 			wl_add_place(t, key, v);
 		wl_add_rules(t, wl_json_member(wl, "decisions"));
+		t->workload = wl_wakelab_workload(wl);
+		if (t->workload)
+			wl_add_others(t, wl_json_member(wl, "placement_others"));
 	}
 	if (strcmp(t->integrity, "ok")) {
 		snprintf(t->err, sizeof(t->err), "integrity \"%s\"",

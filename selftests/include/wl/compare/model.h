@@ -22,7 +22,7 @@
 #define WL_CMP_MAX_SPECS	16
 #define WL_MAX_CELLS		32
 #define WL_MAX_TRIALS		4096
-#define WL_MAX_PLACE		24
+#define WL_MAX_PLACE		32
 #define WL_PLACE_KEY		32
 /* Boots one kernel comparison merges (wl_compare --merge). */
 #define WL_MAX_BOOTS		WL_STATS_MAX_N
@@ -34,6 +34,12 @@
 #define WL_PLACE_TOTAL		"wakeups"
 /* A trial's wake_affine() decisions by rule: "rule.<rule>" = its calls. */
 #define WL_PLACE_RULE		"rule."
+/*
+ * The wakeups of the tasks outside the workload's cgroup (placement_others):
+ * "others.wakeups", "others.waker_cpu".  Printed beside the mix, not
+ * tested.
+ */
+#define WL_PLACE_OTHERS		"others."
 
 /*
  * The placement shares tested like throughput: each trial's share (%) of
@@ -127,6 +133,8 @@ struct wl_pstat {
  * @unit:	unit of @aggregate
  * @nplace:	placement counters read (0 when the module was absent)
  * @has_wakelab: wl_stream saw the module
+ * @workload:	its placement counts were the workload's tasks alone (a
+ *		cgroup), other tasks' apart; 0: every task's
  * @place_key:	counter names
  * @place_val:	counter deltas over the window
  * @raw:	wl_stream's JSON object (malloc'ed), or NULL
@@ -148,6 +156,7 @@ struct wl_trial {
 	char	unit[32];
 	int	nplace;
 	int	has_wakelab;
+	int	workload;
 	char	place_key[WL_MAX_PLACE][WL_PLACE_KEY];
 	double	place_val[WL_MAX_PLACE];
 	char	*raw;
@@ -308,6 +317,18 @@ void wl_cell_name(const struct wl_run *r, int c, char *buf,
 
 /* A trial's share (%) of placement metric @k, NAN when it has none. */
 double wl_trial_share(const struct wl_trial *t, int k);
+
+/*
+ * Whether wl_stream's "wakelab" object @wl says its placement counts were
+ * the workload's alone ("workload": a cgroup, schema 5).
+ */
+int wl_wakelab_workload(const char *wl);
+
+/*
+ * The trial's counter "others.@col" (the tasks outside the workload), NaN
+ * when it failed or counted every task in placement.
+ */
+double wl_trial_others(const struct wl_trial *t, const char *col);
 
 /* Successful trials of boot @b (0-based) in cell @c. */
 int wl_boot_trials(const struct wl_run *r, int b, int c);
