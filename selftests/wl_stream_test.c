@@ -1530,6 +1530,44 @@ TEST_F(netperf, runs)
 }
 
 /* Debian's netperf has no SCTP: a skip that says so, not a failure. */
+/*
+ * netperf as its users run it (--plain): every instance's own result, the
+ * window spanning their whole run, the engine named so.
+ */
+TEST_F(engine, netperf_plain)
+{
+	static const char * const runs[] = {
+		"-w netperf:TCP_STREAM --plain -n 2 -l 1 --json",
+		"-w netperf:TCP_RR --plain -n 2 -l 1 --json",
+	};
+	struct wlt_run *r = self->run;
+	const char *it, *e, *eng;
+	unsigned int i;
+	int count;
+
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		wlt_run(r, runs[i]);
+		if (wlt_exit(r) == WLT_SKIP)
+			SKIP(return, "%.*s", wlt_line_len(r->err), r->err);
+		ASSERT_EQ(0, wlt_exit(r)) TH_LOG("%s: %s", runs[i], r->err);
+		ASSERT_NE(NULL, r->json);
+		eng = wl_json_member(r->json, "engine");
+		ASSERT_NE(NULL, eng);
+		EXPECT_NE(NULL, strstr(eng, " plain\"")) TH_LOG("%.40s", eng);
+		EXPECT_TRUE(wlt_str_is(r->json, "integrity", "ok"));
+		/* The netperfs' whole run: at least their -l. */
+		EXPECT_LE(1.0, wlt_num(r->json, "duration_s"));
+		it = NULL;
+		count = 0;
+		while ((e = wl_json_next_elem(&it, wl_json_member(r->json,
+							     "per_instance")))) {
+			EXPECT_LT(0, wlt_num(e, "value")) TH_LOG("%s", runs[i]);
+			count++;
+		}
+		EXPECT_EQ(2, count);
+	}
+}
+
 TEST_F(engine, netperf_sctp_skips)
 {
 	struct wlt_run *r = self->run;
@@ -1551,6 +1589,7 @@ TEST_F(engine, netperf_bad_usage)
 		"-w netperf:SCTP_STREAM_MANY", "-w netperf:TCP_STREAM -T",
 		"-w netperf:TCP_STREAM --verify", "-w netperf:UDP_STREAM --netns",
 		"-w netperf:TCP_RR --remote 127.0.0.1",
+		"-w netperf:UDP_STREAM --plain", "-w tcp_stream --plain",
 	};
 	struct wlt_run *r = self->run;
 	unsigned int i;

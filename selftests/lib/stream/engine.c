@@ -178,21 +178,15 @@ void wl_stream_catch_children(void)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
-/*
- * Sleep until @end (wl_now() time) or an event (wl_stream_events()): a
- * futex wait, so that the controller makes no wakeup of its own in the
- * window.  A remote run still exchanges counters with its peer every
- * WL_PEER_POLL_S (lib/stream/remote.c).
- */
-static void wl_sleep_until(double end, uint32_t seen)
+void wl_stream_sleep(double end, uint32_t seen, double cap)
 {
 	double left = end - wl_now();
 	struct timespec ts;
 
 	if (left <= 0)
 		return;
-	if (wl_stream_peer_poll && left > WL_POLL_NS / 1e9 * 5)
-		left = WL_POLL_NS / 1e9 * 5;
+	if (cap > 0 && left > cap)
+		left = cap;
 	ts.tv_sec = (time_t)left;
 	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
 	syscall(SYS_futex, wl_stream_events(), FUTEX_WAIT, seen, &ts, NULL, 0);
@@ -355,7 +349,9 @@ bool wl_stream_watch(double end, char *why, size_t len)
 			wl_stream_track(wl_now(), false);
 		if (end - wl_now() <= 0)
 			return true;
-		wl_sleep_until(end, seen);
+		/* --remote exchanges counters with its peer meanwhile. */
+		wl_stream_sleep(end, seen, wl_stream_peer_poll ?
+				WL_POLL_NS / 1e9 * 5 : 0);
 	}
 }
 

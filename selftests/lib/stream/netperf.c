@@ -16,6 +16,12 @@
  * counters are then set to the window's figures, so that the shared end
  * (wl_stream_finish(), lib/stream/report.c) computes and prints them as it
  * does the engine's own; wl_srun.engine names netperf's version.
+ *
+ * --plain runs netperf as its users run it instead: the netperfs start
+ * together when the controller closes the pipe, each with -l SEC and no
+ * interim records, and the window (the samples, and so the placement
+ * counts) spans their whole life, connection set-up and teardown
+ * included; each instance's throughput is netperf's own result.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,10 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/futex.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <dirent.h>
 #include <time.h>
@@ -70,6 +74,8 @@
  * @nrec:	records in @rec
  * @cap:	room in @rec
  * @last:	its last line that was no record (an error, usually)
+ * @result:	--plain: its result line's throughput (kbit/s) or trans/s,
+ *		NaN before it printed one
  */
 struct wl_np_inst {
 	int fd;
@@ -78,6 +84,7 @@ struct wl_np_inst {
 	struct wl_np_rec *rec;
 	int nrec, cap;
 	char last[160];
+	double result;
 };
 
 static struct wl_np_inst *wl_np;
@@ -160,10 +167,12 @@ static int wl_np_check(void)
 	argv[2] = NULL;
 	wl_capture(argv[0], argv, out, sizeof(out), 5);
 	if (!strncmp(out, "Netperf version ", 16))
-		snprintf(wl_srun.engine, sizeof(wl_srun.engine), "netperf %.*s",
-			 (int)strcspn(out + 16, " \n"), out + 16);
+		snprintf(wl_srun.engine, sizeof(wl_srun.engine), "netperf %.*s%s",
+			 (int)strcspn(out + 16, " \n"), out + 16,
+			 wl_srun.cfg.plain ? " plain" : "");
 	else
-		snprintf(wl_srun.engine, sizeof(wl_srun.engine), "netperf");
+		snprintf(wl_srun.engine, sizeof(wl_srun.engine), "netperf%s",
+			 wl_srun.cfg.plain ? " plain" : "");
 
 	return 0;
 }
@@ -426,12 +435,18 @@ static int wl_np_argv(int i, int port, char *s, size_t len, char *argv[],
 	ARG("%d", port);
 	ARG("-t");
 	ARG("%s", wl_workload_upper[wl_srun.cfg.workload]);
-	/* Stopped once the window is covered; this is only a bound. */
-	ARG("-l");
-	ARG("%d", (int)ceil(WL_NP_START_S + wl_srun.cfg.warmup +
-			    wl_srun.cfg.duration + WL_NP_END_S + 10));
-	ARG("-D");
-	ARG("-%g", WL_NETPERF_INTERVAL);
+	if (wl_srun.cfg.plain) {
+		/* As its users run it: -l, one result at the end. */
+		ARG("-l");
+		ARG("%d", (int)ceil(wl_srun.cfg.duration));
+	} else {
+		/* Stopped once the window is covered; only a bound. */
+		ARG("-l");
+		ARG("%d", (int)ceil(WL_NP_START_S + wl_srun.cfg.warmup +
+				    wl_srun.cfg.duration + WL_NP_END_S + 10));
+		ARG("-D");
+		ARG("-%g", WL_NETPERF_INTERVAL);
+	}
 	ARG("-P");
 	ARG("0");
 	ARG("-f");
@@ -447,8 +462,11 @@ static int wl_np_argv(int i, int port, char *s, size_t len, char *argv[],
 	} else {
 		ARG("-m");
 		ARG("%ld", wl_srun.cfg.msg_size);
-		ARG("-M");
-		ARG("%ld", wl_srun.cfg.recv_size);
+		/* --plain: receives of netperf's default size, as "-- -m 16K". */
+		if (!wl_srun.cfg.plain) {
+			ARG("-M");
+			ARG("%ld", wl_srun.cfg.recv_size);
+		}
 	}
 	if (wl_srun.cfg.sndbuf) {
 		ARG("-s");
@@ -532,6 +550,23 @@ static int wl_np_add(struct wl_np_inst *n, const struct wl_np_rec *r)
 	return 0;
 }
 
+/*
+ * --plain: netperf's result line with -P 0, its last field the throughput
+ * ("131072 16384 16384 2.02 180.89"; TCP_RR: "16384 131072 1 1 2.00
+ * 1234.56", then a line of the remote's socket sizes, which is not one).
+ */
+static void wl_np_parse_result(struct wl_np_inst *n)
+{
+	double v[8];
+	int k, got;
+
+	got = sscanf(n->line, "%lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1],
+		     &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	k = wl_workload_rr(wl_srun.cfg.workload) ? 6 : 5;
+	if (got == k && v[k - 1] >= 0)
+		n->result = v[k - 1];
+}
+
 /* Take the complete lines of what instance @i wrote. */
 static void wl_np_lines(struct wl_np_inst *n, bool eof)
 {
@@ -550,6 +585,7 @@ static void wl_np_lines(struct wl_np_inst *n, bool eof)
 		} else if (n->line[strspn(n->line, " \t")]) {
 			snprintf(n->last, sizeof(n->last), "%.*s",
 				 (int)sizeof(n->last) - 1, n->line);
+			wl_np_parse_result(n);
 		}
 		k = nl ? k + 1 : n->used;
 		memmove(n->line, n->line + k, n->used - k);
@@ -656,9 +692,7 @@ static int wl_np_wait_records(bool start, double t, double deadline,
  */
 static int wl_np_watch(double end, char *why, size_t len)
 {
-	struct timespec ts;
 	uint32_t seen;
-	double left;
 	int i;
 
 	for (;;) {
@@ -672,15 +706,9 @@ static int wl_np_watch(double end, char *why, size_t len)
 			wl_np_ended_why(i, why, len);
 			return -1;
 		}
-		left = end - wl_now();
-		if (left <= 0)
+		if (end - wl_now() <= 0)
 			return 0;
-		if (left > WL_NP_PIPE_S)
-			left = WL_NP_PIPE_S;
-		ts.tv_sec = (time_t)left;
-		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-		syscall(SYS_futex, wl_stream_events(), FUTEX_WAIT, seen, &ts,
-			NULL, 0);
+		wl_stream_sleep(end, seen, WL_NP_PIPE_S);
 	}
 }
 
@@ -779,6 +807,76 @@ static void wl_np_fill(struct wl_sample *a, struct wl_sample *b,
 	}
 }
 
+/*
+ * --plain: sleep until every netperf has ended (SIGCHLD wakes the
+ * controller), reading what they wrote; 0, or -1 with @why past @deadline
+ * or on a stop signal.
+ */
+static int wl_np_plain_wait(double deadline, char *why, size_t len)
+{
+	uint32_t seen;
+	int i, open;
+
+	for (;;) {
+		seen = __atomic_load_n(wl_stream_events(), __ATOMIC_ACQUIRE);
+		if (!wl_np_pump(0)) {
+			snprintf(why, len, "interrupted by a signal");
+			return -1;
+		}
+		for (i = 0, open = 0; i < wl_srun.cfg.instances; i++)
+			open += wl_np[i].fd >= 0;
+		if (!open)
+			return 0;
+		if (deadline - wl_now() <= 0) {
+			snprintf(why, len, "%d of %d netperf instances still running past their -l",
+				 open, wl_srun.cfg.instances);
+			return -1;
+		}
+		wl_stream_sleep(deadline, seen, WL_NP_PIPE_S);
+	}
+}
+
+/*
+ * --plain: each netperf's own result, as the window's amount (its rate
+ * times the window, so that the report prints netperf's figure) in the
+ * samples' per-instance counters and the slots; 0, or -1 with @why for an
+ * instance that printed no result.
+ */
+static int wl_np_plain_fill(struct wl_sample *a, struct wl_sample *b,
+			    char *why, size_t len)
+{
+	bool rr = wl_workload_rr(wl_srun.cfg.workload);
+	double win = b->t - a->t;
+	struct wl_inst *in;
+	long long amt;
+	int i;
+
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
+		in = &wl_srun.sh->inst[i];
+		if (isnan(wl_np[i].result)) {
+			snprintf(why, len, "instance %d: netperf printed no result: %s",
+				 i, wl_np[i].last[0] ? wl_np[i].last : "(nothing)");
+			return -1;
+		}
+		/* kbit/s to bytes/s, or transactions/s. */
+		amt = llround(wl_np[i].result * (rr ? 1 : 125) * win);
+		wl_srun.prog_gap[i] = 0;
+		a->snd_bytes[i] = a->rcv_bytes[i] = 0;
+		a->snd_msgs[i] = a->rcv_msgs[i] = 0;
+		if (rr) {
+			b->snd_msgs[i] = b->rcv_msgs[i] = amt;
+			in->snd.msgs = in->rcv.msgs = amt;
+			in->snd.bytes = amt * wl_srun.cfg.msg_size;
+			in->rcv.bytes = amt * wl_srun.cfg.recv_size;
+		} else {
+			b->snd_bytes[i] = b->rcv_bytes[i] = amt;
+			b->snd_msgs[i] = b->rcv_msgs[i] = 0;
+			in->snd.bytes = in->rcv.bytes = amt;
+		}
+	}
+	return 0;
+}
+
 /* Stop every netperf, and netserver with its data processes. */
 static void wl_np_stop(void)
 {
@@ -822,8 +920,13 @@ int wl_netperf_main(void)
 		fprintf(stderr, "wl_stream: out of memory\n");
 		return WL_EXIT_FAIL;
 	}
-	for (i = 0; i < wl_srun.cfg.instances; i++)
+	for (i = 0; i < wl_srun.cfg.instances; i++) {
 		wl_np[i].fd = -1;
+		wl_np[i].result = NAN;
+	}
+	/* --plain streams receive at netperf's default size: say 0. */
+	if (wl_srun.cfg.plain && !wl_workload_rr(wl_srun.cfg.workload))
+		wl_srun.cfg.recv_size = 0;
 	if (wl_srun.cfg.schedstats && wl_stream_schedstats_on())
 		return WL_EXIT_FAIL;
 	wl_stream_catch_children();
@@ -867,6 +970,26 @@ int wl_netperf_main(void)
 	close(go[0]);
 	wl_perf_open(&wl_srun.perf, wl_srun.topo.cpu, wl_srun.topo.ncpus);
 	wl_np_off = wl_np_realtime() - wl_now();
+
+	/*
+	 * --plain: the window is the netperfs' whole life, from their release
+	 * to the last one's end, connection set-up and teardown included;
+	 * the throughput is what each printed.
+	 */
+	if (wl_srun.cfg.plain) {
+		wl_stream_set_phase(WL_PH_MEASURE);
+		wl_stream_sample(&s0);
+		close(go[1]);
+		if (wl_np_plain_wait(s0.t + wl_srun.cfg.duration + WL_NP_START_S +
+				     WL_NP_END_S, why, sizeof(why)))
+			goto fail;
+		wl_stream_sample(&s1);
+		wl_stream_set_phase(WL_PH_STOP);
+		if (wl_np_plain_fill(&s0, &s1, why, sizeof(why)))
+			goto fail;
+		wl_np_stop();
+		return wl_stream_finish(&s0, &s1, &res);
+	}
 
 	/* The barrier. */
 	release = wl_now();

@@ -18,7 +18,7 @@
 const char wl_stream_usage[] =
 "usage: wl_stream [-w WORKLOAD] [-n N] [-m BYTES] [-M BYTES] [-s BYTES]\n"
 "                 [-S BYTES] [-l SEC] [-W SEC] [-p PIN] [-T] [-j|-b] [-v]\n"
-"                 [--schedstats] [--all-tasks]\n"
+"                 [--schedstats] [--all-tasks] [--plain]\n"
 "                 [--netns [--gro|--tso|--gso on|off]]\n"
 "                 [--remote ADDR [--receive] [--connect-timeout SEC]\n"
 "                 [--token T]]\n"
@@ -48,6 +48,10 @@ const char wl_stream_usage[] =
 "                     with no workload cgroup (default: the workers run in\n"
 "                     a cgroup of their own, every other task is counted in\n"
 "                     placement_others)\n"
+"      --plain        with -w netperf:TCP_STREAM or netperf:TCP_RR: netperf\n"
+"                     as its users run it (N plain netperf -l SEC -- -m B at\n"
+"                     once, no -M; the window from their start to the last\n"
+"                     one's end; each netperf's own result)\n"
 "      --netns        senders and receivers in two network namespaces joined\n"
 "                     by a veth pair (iproute2's ip; IP workloads)\n"
 "      --gro, --tso, --gso on|off\n"
@@ -92,6 +96,7 @@ static const struct option wl_long_opts[] = {
 	{ "verify",	no_argument,		NULL, 'v' },
 	{ "schedstats",	no_argument,		NULL, WL_OPT_SCHEDSTATS },
 	{ "all-tasks",	no_argument,		NULL, WL_OPT_ALL_TASKS },
+	{ "plain",	no_argument,		NULL, WL_OPT_PLAIN },
 	{ "netns",	no_argument,		NULL, WL_OPT_NETNS },
 	{ "gro",	required_argument,	NULL, WL_OPT_GRO },
 	{ "tso",	required_argument,	NULL, WL_OPT_TSO },
@@ -373,6 +378,10 @@ static int wl_check_modes(struct wl_cfg *c, const char *given, bool offload,
 		return wl_err(err, len, "--gro, --tso and --gso need --netns");
 	if (c->receive && !c->remote)
 		return wl_err(err, len, "--receive needs --remote");
+	if (c->plain && (!c->netperf || (c->workload != WL_TCP_STREAM &&
+					 c->workload != WL_TCP_RR)))
+		return wl_err(err, len,
+			      "--plain needs -w netperf:TCP_STREAM or netperf:TCP_RR");
 	/* netperf runs its own processes over loopback, as it is. */
 	if (c->netperf && (c->threads || c->verify || c->netns || c->remote ||
 			   c->serve))
@@ -481,6 +490,9 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 			break;
 		case WL_OPT_ALL_TASKS:
 			c->all_tasks = true;
+			break;
+		case WL_OPT_PLAIN:
+			c->plain = true;
 			break;
 		case WL_OPT_NETNS:
 			c->netns = true;

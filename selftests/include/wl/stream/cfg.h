@@ -83,6 +83,8 @@ extern const char * const wl_offload_names[WL_NR_OFFLOADS];
  * @verify:	check the payload pattern on every receive
  * @schedstats:	turn kernel.sched_schedstats on for the run, then restore
  * @all_tasks:	no workload cgroup: wakelab.ko counts every task's wakeups
+ * @plain:	-w netperf:TEST as its users run it: no barrier, warm-up or
+ *		interim records; the window is the netperfs' whole life
  * @netns:	senders and receivers in two network namespaces joined by veth
  * @offload:	--netns: GRO, TSO, GSO of both veth ends (enum wl_offload)
  * @serve:	serve two-host sessions (--serve) instead of running one
@@ -119,6 +121,7 @@ struct wl_cfg {
 	bool verify;
 	bool schedstats;
 	bool all_tasks;
+	bool plain;
 	bool netns;
 	int offload[WL_NR_OFFLOADS];
 	bool serve;

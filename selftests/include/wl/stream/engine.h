@@ -69,6 +69,12 @@ void wl_stream_restore_schedstats(void);
 void wl_stream_on_signal(int sig);
 /* SIGCHLD wakes the controller (a worker or netperf that ends). */
 void wl_stream_catch_children(void);
+/*
+ * Sleep until @end (wl_now() time), at most @cap seconds when > 0, or
+ * until the event word moves from @seen (wl_stream_wake_controller()): a
+ * futex wait, so that the controller makes no wakeup of its own.
+ */
+void wl_stream_sleep(double end, uint32_t seen, double cap);
 /* Make the receivers' sockets (before wl_stream_start). */
 int wl_stream_listen(char *why, size_t len);
 int wl_stream_start(char *why, size_t len);

@@ -70,6 +70,7 @@ int wl_resolve_instances(const char *s, int ncpus);
 enum {
 	WL_OPT_SCHEDSTATS = 256,
 	WL_OPT_ALL_TASKS,
+	WL_OPT_PLAIN,
 	WL_OPT_NETNS,
 	WL_OPT_GRO,
 	WL_OPT_TSO,
