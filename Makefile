@@ -136,7 +136,8 @@ bench-stream: selftests
 bench-netperf: selftests
 	@scripts/bench/netperf $(call wl_opt,kernel,KERNEL) \
 		$(call wl_opt,rounds,ROUNDS) $(call wl_opt,secs,SECS) \
-		$(call wl_opt,test,NETPERF_TEST)
+		$(call wl_opt,test,NETPERF_TEST) $(call wl_opt,counts,COUNTS) \
+		$(if $(PLAIN),--plain)
 
 # A kernel of scripts/kernels built from Debian's source (default: the
 # patched kernel of the newest base; KERNEL=base-*/debug-* for the others)
