@@ -61,7 +61,11 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Start wl_stream -v (payload verified) in its own process group. */
+/*
+ * Start wl_stream -v (payload verified) in its own process group.  Two
+ * run at once and the module is reloaded under them: --all-tasks keeps
+ * both off the one workload file (the load measures nothing).
+ */
 static pid_t stream_start(const char *workload, int secs)
 {
 	char dur[16];
@@ -80,7 +84,7 @@ static pid_t stream_start(const char *workload, int secs)
 		close(fd);
 	}
 	execlp("wl_stream", "wl_stream", "-w", workload, "-n", "2*cpus",
-	       "-l", dur, "-W", "0", "-v", "-b", (char *)NULL);
+	       "-l", dur, "-W", "0", "-v", "-b", "--all-tasks", (char *)NULL);
 	fprintf(stderr, "wl_stream: %s\n", strerror(errno));
 	_exit(127);
 }
