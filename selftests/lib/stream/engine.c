@@ -60,8 +60,9 @@ static int wl_schedstats_old = -1;
  * the window: the last count, when it last moved, and the longest time it
  * did not (wl_srun.prog_gap).  The controller sleeps through the window
  * and looks at its end (and, with --remote, at every exchange with the
- * peer), so local receivers keep their own account of it (wl_slot.gap_ns),
- * which wl_stream_track() adds.
+ * peer), so receivers keep their own account of it (wl_slot.gap_ns; a
+ * peer's, as of its last counters, with last_ns 0), which
+ * wl_stream_track() adds.
  */
 static uint64_t *wl_prog_last;
 static double *wl_prog_moved;
@@ -137,8 +138,7 @@ void wl_stream_track(double now, bool start)
 			if (now - wl_prog_moved[i] > wl_srun.prog_gap[i])
 				wl_srun.prog_gap[i] = now - wl_prog_moved[i];
 			continue;
-		} else if (wl_stream_local(false) &&
-			   wl_receiver_gap(i, now) > wl_srun.prog_gap[i]) {
+		} else if (wl_receiver_gap(i, now) > wl_srun.prog_gap[i]) {
 			wl_srun.prog_gap[i] = wl_receiver_gap(i, now);
 		}
 		wl_prog_last[i] = v;
@@ -349,8 +349,12 @@ bool wl_stream_watch(double end, char *why, size_t len)
 			wl_stream_track(wl_now(), false);
 		if (end - wl_now() <= 0)
 			return true;
-		/* --remote exchanges counters with its peer meanwhile. */
-		wl_stream_sleep(end, seen, wl_stream_peer_poll ?
+		/*
+		 * --remote exchanges counters with its peer meanwhile, but
+		 * not in the window: the peer's word wakes it (SIGIO).
+		 */
+		wl_stream_sleep(end, seen,
+				wl_stream_peer_poll && wl_phase() != WL_PH_MEASURE ?
 				WL_POLL_NS / 1e9 * 5 : 0);
 	}
 }
@@ -769,8 +773,7 @@ int wl_stream_sample_alloc(struct wl_sample *s)
 	       0 : -1;
 }
 
-/* The controller thread's voluntary context switches so far. */
-static long wl_ctl_sleeps(void)
+long wl_stream_ctl_sleeps(void)
 {
 	struct rusage ru;
 
@@ -796,9 +799,9 @@ void wl_stream_sample(struct wl_sample *s)
 	s->cpu_ok = !wl_cpustat_read("/proc/stat", &s->cpu);
 	wl_perf_read(&wl_srun.perf, s->perf);
 	s->ss_ret = wl_schedstat_read(WL_SCHEDSTAT_PATH, &s->ss);
-	s->ctl_sleeps[0] = wl_ctl_sleeps();
+	s->ctl_sleeps[0] = wl_stream_ctl_sleeps();
 	wl_wakelab_sample(&s->wl);
-	s->ctl_sleeps[1] = wl_ctl_sleeps();
+	s->ctl_sleeps[1] = wl_stream_ctl_sleeps();
 }
 
 /* Raise the soft RLIMIT_NOFILE to what the run needs, or explain. */

@@ -11,8 +11,17 @@
  *   C: go                                               (both release)
  *   C: poll PHASE COUNTERS  S: state PHASE COUNTERS | fail TEXT
  *   C: final PHASE COUNTERS S: state PHASE COUNTERS | fail TEXT
+ *   S: fail TEXT                                   (unasked, at a failure)
  * COUNTERS: one word per instance, the sender's side's or the receiver's
- * side's slot of whoever sends them: bytes,msgs,errors,done,verify_fail,cpu.
+ * side's slot of whoever sends them:
+ * bytes,msgs,errors,done,verify_fail,cpu,gap_us (gap_us: a receiver's
+ * longest time in the window without progress, as of the message).
+ *
+ * The client polls every WL_PEER_POLL_S outside the window and not in it:
+ * one poll opens it (the first sample's), one closes it.  Meanwhile both
+ * controllers sleep; a line on the control connection wakes them (SIGIO
+ * to the controller thread), as does a worker's failure or a signal, so
+ * that a failure on either side still ends the run at once.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -28,6 +37,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -86,6 +96,48 @@ static void wl_ctl_set(int fd)
 	if (!once && !pthread_atfork(NULL, NULL, wl_ctl_close_in_child))
 		once = true;
 	wl_ctl = fd;
+}
+
+static void wl_on_io(int sig)
+{
+	wl_stream_wake_controller();
+}
+
+/*
+ * A line (or the end) on the control connection wakes the calling thread,
+ * the controller, from its sleeps (SIGIO); 0, or -1 with @why.
+ */
+static int wl_ctl_async(char *why, size_t len)
+{
+	struct f_owner_ex own = { .type = F_OWNER_TID,
+				  .pid = (pid_t)syscall(SYS_gettid) };
+	struct sigaction sa;
+	int fl;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = wl_on_io;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGIO, &sa, NULL) ||
+	    fcntl(wl_ctl, F_SETOWN_EX, &own) ||
+	    (fl = fcntl(wl_ctl, F_GETFL)) < 0 ||
+	    fcntl(wl_ctl, F_SETFL, fl | O_ASYNC)) {
+		snprintf(why, len, "control connection: asynchronous wakeups: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether the peer has said something not read yet (or hung up). */
+static bool wl_ctl_readable(void)
+{
+	struct pollfd pfd = { .fd = wl_ctl, .events = POLLIN };
+
+	if (wl_rbuf && wl_rlen > wl_rskip &&
+	    memchr(wl_rbuf + wl_rskip, '\n', wl_rlen - wl_rskip))
+		return true;
+	return poll(&pfd, 1, 0) > 0;
 }
 
 /* Send one line within WL_PEER_TIMEOUT_S (a peer that stops reading). */
@@ -226,7 +278,8 @@ static struct wl_slot *wl_slot(int i, bool sender)
 static char *wl_counters(void)
 {
 	bool snd = wl_stream_local(true);
-	size_t cap = (size_t)wl_srun.cfg.instances * 128 + 1, off = 0;
+	size_t cap = (size_t)wl_srun.cfg.instances * 160 + 1, off = 0;
+	uint64_t now = wl_now_ns(), gap, last;
 	struct wl_slot *s;
 	char *buf;
 	int i;
@@ -237,13 +290,20 @@ static char *wl_counters(void)
 	buf[0] = '\0';
 	for (i = 0; i < wl_srun.cfg.instances && off < cap; i++) {
 		s = wl_slot(i, snd);
-		off += snprintf(buf + off, cap - off, "%s%llu,%llu,%llu,%d,%d,%d",
+		/* A receiver's gap so far: up to now if it is in one. */
+		gap = __atomic_load_n(&s->gap_ns, __ATOMIC_RELAXED);
+		last = __atomic_load_n(&s->last_ns, __ATOMIC_RELAXED);
+		if (last && now > last && now - last > gap)
+			gap = now - last;
+		off += snprintf(buf + off, cap - off,
+				"%s%llu,%llu,%llu,%d,%d,%d,%llu",
 				i ? " " : "",
 				(unsigned long long)__atomic_load_n(&s->bytes, __ATOMIC_RELAXED),
 				(unsigned long long)__atomic_load_n(&s->msgs, __ATOMIC_RELAXED),
 				(unsigned long long)__atomic_load_n(&s->errors, __ATOMIC_RELAXED),
 				__atomic_load_n(&s->done, __ATOMIC_ACQUIRE),
-				s->verify_fail, s->cpu);
+				s->verify_fail, s->cpu,
+				(unsigned long long)(gap / 1000));
 	}
 	return buf;
 }
@@ -252,19 +312,22 @@ static char *wl_counters(void)
 static int wl_apply(const char *p)
 {
 	bool snd = !wl_stream_local(true);
-	unsigned long long b, m, e;
+	unsigned long long b, m, e, g;
 	struct wl_slot *s;
 	int i, d, v, cpu, n;
 
 	for (i = 0; i < wl_srun.cfg.instances; i++) {
-		if (sscanf(p, " %llu,%llu,%llu,%d,%d,%d%n", &b, &m, &e, &d, &v,
-			   &cpu, &n) != 6)
+		if (sscanf(p, " %llu,%llu,%llu,%d,%d,%d,%llu%n", &b, &m, &e, &d,
+			   &v, &cpu, &g, &n) != 7 || g > UINT64_MAX / 1000)
 			return -1;
 		p += n;
 		s = wl_slot(i, snd);
 		__atomic_store_n(&s->bytes, b, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->msgs, m, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->errors, e, __ATOMIC_RELAXED);
+		/* The peer's clock is not ours: its gap as of the message. */
+		__atomic_store_n(&s->gap_ns, g * 1000, __ATOMIC_RELAXED);
+		__atomic_store_n(&s->last_ns, 0, __ATOMIC_RELAXED);
 		s->verify_fail = v;
 		s->cpu = cpu;
 		__atomic_store_n(&s->done, d, __ATOMIC_RELEASE);
@@ -314,6 +377,20 @@ static bool wl_remote_poll(bool now, char *why, size_t len)
 
 	if (wl_ctl_error[0]) {
 		snprintf(why, len, "%s", wl_ctl_error);
+		return true;
+	}
+	/* In the window, only a line the server sent unasked: a failure. */
+	if (!now && __atomic_load_n(&wl_srun.sh->phase, __ATOMIC_ACQUIRE) ==
+		    WL_PH_MEASURE) {
+		if (!wl_ctl_readable())
+			return false;
+		line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, len);
+		if (line && strncmp(line, "fail ", 5))
+			snprintf(why, len, "server %s: unexpected line '%.60s'",
+				 wl_srun.peer, line);
+		else if (line)
+			wl_client_reply(line, why, len);
+		snprintf(wl_ctl_error, sizeof(wl_ctl_error), "%s", why);
 		return true;
 	}
 	if (!now && wl_now() < wl_next_poll)
@@ -502,6 +579,8 @@ int wl_remote_go(char *why, size_t len)
 				 wl_srun.peer, line);
 		return -1;
 	}
+	if (wl_ctl_async(why, len))
+		return -1;
 	if (wl_ctl_send("go\n")) {
 		wl_ctl_lost(-1, WL_PEER_TIMEOUT_S, why, len);
 		return -1;
@@ -628,9 +707,17 @@ static int wl_session_hello(const char *line, const struct wl_cfg *srv,
 	return 0;
 }
 
+/*
+ * The session controller's voluntary context switches at the window's
+ * opening (after its reply to the poll that opened it) and at its close
+ * (the next poll's arrival); -1 until then.
+ */
+static long wl_win_sleeps[2] = { -1, -1 };
+
 static void wl_session_summary(int status)
 {
 	bool snd = wl_stream_local(true);
+	char sl[64] = "";
 	unsigned long long b = 0, m = 0;
 	int i;
 
@@ -638,11 +725,14 @@ static void wl_session_summary(int status)
 		b += wl_slot(i, snd)->bytes;
 		m += wl_slot(i, snd)->msgs;
 	}
-	printf("wl_stream: session with %s: %s, %d instances, this host %s %llu bytes in %llu %s: %s\n",
+	if (wl_win_sleeps[0] >= 0 && wl_win_sleeps[1] >= 0)
+		snprintf(sl, sizeof(sl), ", controller slept %ld times in the window",
+			 wl_win_sleeps[1] - wl_win_sleeps[0]);
+	printf("wl_stream: session with %s: %s, %d instances, this host %s %llu bytes in %llu %s%s: %s\n",
 	       wl_srun.peer, wl_workload_names[wl_srun.cfg.workload],
 	       wl_srun.cfg.instances, snd ? "sent" : "received", b, m,
 	       wl_workload_rr(wl_srun.cfg.workload) ? "transactions" : "calls",
-	       status ? "failed" : "ok");
+	       sl, status ? "failed" : "ok");
 	fflush(stdout);
 }
 
@@ -677,6 +767,42 @@ static void wl_session_done(void)
 			strerror(errno));
 	close(wl_done_fd);
 	wl_done_fd = -1;
+}
+
+/*
+ * A session's next line from the client, sleeping until it comes (SIGIO),
+ * a worker fails, a signal arrives or @end passes; NULL with @why.  The
+ * client polls every WL_PEER_POLL_S outside the window (@ph) and once at
+ * its end: silence past that by WL_PEER_TIMEOUT_S is its loss.
+ */
+static char *wl_session_next(unsigned int ph, double end, char *why,
+			     size_t len)
+{
+	double quiet = wl_now() + WL_PEER_TIMEOUT_S, until;
+	uint32_t seen;
+
+	if (ph == WL_PH_MEASURE)
+		quiet += wl_srun.cfg.duration;
+	for (;;) {
+		seen = __atomic_load_n(wl_stream_events(), __ATOMIC_ACQUIRE);
+		if (wl_ctl_readable())
+			return wl_ctl_expect(WL_PEER_TIMEOUT_S, why, len);
+		if (wl_stream_check(why, len))
+			return NULL;
+		if (wl_now() > end) {
+			snprintf(why, len, "the session outlasted its window by more than %d s",
+				 WL_SESSION_SLACK_S);
+			return NULL;
+		}
+		if (wl_now() > quiet) {
+			snprintf(why, len, "the client %s said nothing for %.0f s",
+				 wl_srun.peer, WL_PEER_TIMEOUT_S +
+				 (ph == WL_PH_MEASURE ? wl_srun.cfg.duration : 0));
+			return NULL;
+		}
+		until = quiet < end ? quiet : end;
+		wl_stream_sleep(until, seen, 0);
+	}
 }
 
 /* The session refused at its first line: not counted by --sessions. */
@@ -737,6 +863,8 @@ static int wl_session(const struct wl_cfg *srv, char *line)
 	    !wl_stream_wait_ready(why, sizeof(why)))
 		wl_session_fail("fail", why);
 	wl_stream_peer_poll = NULL;
+	if (wl_ctl_async(why, sizeof(why)))
+		wl_session_fail("fail", why);
 	wl_ctl_send("ready\n");
 	line = wl_ctl_expect(WL_PEER_READY_S, why, sizeof(why));
 	if (!line || strcmp(line, "go"))
@@ -746,23 +874,33 @@ static int wl_session(const struct wl_cfg *srv, char *line)
 	end = wl_now() + wl_srun.cfg.warmup + wl_srun.cfg.duration +
 	      WL_SESSION_SLACK_S;
 	for (;;) {
-		line = wl_ctl_expect(WL_PEER_TIMEOUT_S, why, sizeof(why));
+		cur = __atomic_load_n(&wl_srun.sh->phase, __ATOMIC_ACQUIRE);
+		line = wl_session_next(cur, end, why, sizeof(why));
 		if (!line)
 			wl_session_fail("fail", why);
-		cur = __atomic_load_n(&wl_srun.sh->phase, __ATOMIC_ACQUIRE);
+		if (cur == WL_PH_MEASURE && wl_win_sleeps[1] < 0)
+			wl_win_sleeps[1] = wl_stream_ctl_sleeps();
 		if ((sscanf(line, "poll %u%n", &ph, &n) != 1 &&
 		     sscanf(line, "final %u%n", &ph, &n) != 1) ||
 		    ph > WL_PH_STOP || ph < cur || wl_apply(line + n))
 			wl_session_fail("fail", "malformed poll");
 		if (!strncmp(line, "final", 5))
 			break;
+		/*
+		 * The poll that closes the window: the client stops its
+		 * workers next, and ours stop now, so that a receiver that
+		 * reads its stream's end before the client's next poll is not
+		 * taken for a failure.
+		 */
+		if (cur == WL_PH_MEASURE)
+			ph = WL_PH_STOP;
 		if (ph != cur)
 			wl_stream_set_phase(ph);
 		if (wl_stream_check(why, sizeof(why)))
 			wl_session_fail("fail", why);
-		if (wl_now() > end)
-			wl_session_fail("fail", "the session outlasted its window by more than 120 s");
 		wl_send_counters("state");
+		if (ph == WL_PH_MEASURE && cur != WL_PH_MEASURE)
+			wl_win_sleeps[0] = wl_stream_ctl_sleeps();
 	}
 	wl_stream_set_phase(WL_PH_STOP);
 	if (!wl_stream_wait_done(why, sizeof(why)))

@@ -23,6 +23,7 @@
 /* After the libc socket headers, which it relies on. */
 #include <linux/sctp.h>
 
+#include "wl/core/clock.h"
 #include "wl/stream/netns.h"
 #include "wl/stream/run.h"
 #include "wl/stream/workload.h"
@@ -32,14 +33,6 @@
 #define WL_UDP_IDLE_MS		100
 
 static unsigned char *wl_pattern;	/* WL_PERIOD repeats, long enough */
-
-static uint64_t wl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static uint32_t wl_phase(void)
 {

@@ -75,6 +75,8 @@ void wl_stream_catch_children(void);
  * futex wait, so that the controller makes no wakeup of its own.
  */
 void wl_stream_sleep(double end, uint32_t seen, double cap);
+/* The calling thread's voluntary context switches so far, or -1. */
+long wl_stream_ctl_sleeps(void);
 /* Make the receivers' sockets (before wl_stream_start). */
 int wl_stream_listen(char *why, size_t len);
 int wl_stream_start(char *why, size_t len);
@@ -82,8 +84,9 @@ bool wl_stream_wait_ready(char *why, size_t len);
 bool wl_stream_wait_first_data(double *took, char *why, size_t len);
 /*
  * Sleep until @end (wl_now() time) while watching the workers, waking
- * only for the end, a failure, a child's exit or a stop signal (and
- * --remote's exchanges); false when the run must stop.
+ * only for the end, a failure, a child's exit or a stop signal (and,
+ * outside the window, --remote's exchanges; in it, the peer's word);
+ * false when the run must stop.
  */
 bool wl_stream_watch(double end, char *why, size_t len);
 bool wl_stream_wait_done(char *why, size_t len);

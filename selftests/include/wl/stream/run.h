@@ -34,7 +34,7 @@
  * The control protocol's version of --serve/--remote (lib/stream/remote.c);
  * a mismatch ends the session.  The report names it.
  */
-#define WL_REMOTE_PROTO		1
+#define WL_REMOTE_PROTO		2
 
 enum wl_phase {
 	WL_PH_SETUP,
