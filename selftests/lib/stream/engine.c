@@ -11,6 +11,7 @@
 #include <linux/futex.h>
 #include <linux/tipc.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
@@ -178,6 +179,9 @@ void wl_stream_catch_children(void)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
+/* The calling thread's waits (wl_stream_ctl_waits()). */
+static __thread long wl_ctl_waits;
+
 void wl_stream_sleep(double end, uint32_t seen, double cap)
 {
 	double left = end - wl_now();
@@ -189,7 +193,9 @@ void wl_stream_sleep(double end, uint32_t seen, double cap)
 		left = cap;
 	ts.tv_sec = (time_t)left;
 	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-	syscall(SYS_futex, wl_stream_events(), FUTEX_WAIT, seen, &ts, NULL, 0);
+	if (syscall(SYS_futex, wl_stream_events(), FUTEX_WAIT, seen, &ts,
+		    NULL, 0) == 0 || errno != EAGAIN)
+		wl_ctl_waits++;
 }
 
 void wl_stream_restore_schedstats(void)
@@ -773,6 +779,21 @@ int wl_stream_sample_alloc(struct wl_sample *s)
 	       0 : -1;
 }
 
+int wl_stream_poll(struct pollfd *pfd, nfds_t n, int ms)
+{
+	int r = poll(pfd, n, 0);
+
+	if (r || !ms)
+		return r;
+	wl_ctl_waits++;
+	return poll(pfd, n, ms);
+}
+
+long wl_stream_ctl_waits(void)
+{
+	return wl_ctl_waits;
+}
+
 long wl_stream_ctl_sleeps(void)
 {
 	struct rusage ru;
@@ -800,8 +821,10 @@ void wl_stream_sample(struct wl_sample *s)
 	wl_perf_read(&wl_srun.perf, s->perf);
 	s->ss_ret = wl_schedstat_read(WL_SCHEDSTAT_PATH, &s->ss);
 	s->ctl_sleeps[0] = wl_stream_ctl_sleeps();
+	s->ctl_waits[0] = wl_stream_ctl_waits();
 	wl_wakelab_sample(&s->wl);
 	s->ctl_sleeps[1] = wl_stream_ctl_sleeps();
+	s->ctl_waits[1] = wl_stream_ctl_waits();
 }
 
 /* Raise the soft RLIMIT_NOFILE to what the run needs, or explain. */

@@ -158,7 +158,7 @@ static int wl_ctl_send(const char *fmt, ...)
 		return -1;
 	while (off < (size_t)len) {
 		left = end - wl_now();
-		r = left > 0 ? poll(&pfd, 1, (int)(left * 1000) + 1) : 0;
+		r = left > 0 ? wl_stream_poll(&pfd, 1, (int)(left * 1000) + 1) : 0;
 		if (r < 0 && errno == EINTR && !wl_stream_interrupted())
 			continue;
 		if (r <= 0) {
@@ -220,7 +220,7 @@ static int wl_ctl_recv(double timeout, char **out)
 			errno = ETIMEDOUT;
 			return -1;
 		}
-		r = poll(&pfd, 1, (int)(left * 1000) + 1);
+		r = wl_stream_poll(&pfd, 1, (int)(left * 1000) + 1);
 		if (r < 0 && (errno != EINTR || wl_stream_interrupted()))
 			return -1;
 		if (r <= 0)
@@ -430,7 +430,7 @@ static int wl_try_connect(double left)
 		if (err == EINPROGRESS) {
 			pfd.fd = fd;
 			pfd.events = POLLOUT;
-			if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
+			if (wl_stream_poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
 				err = ETIMEDOUT;
 			else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen))
 				err = errno;
@@ -708,16 +708,18 @@ static int wl_session_hello(const char *line, const struct wl_cfg *srv,
 }
 
 /*
- * The session controller's voluntary context switches at the window's
- * opening (after its reply to the poll that opened it) and at its close
- * (the next poll's arrival); -1 until then.
+ * The session controller's voluntary context switches and its waits
+ * (wl_stream_ctl_waits()) at the window's opening (after its reply to the
+ * poll that opened it) and at its close (the next poll's arrival); -1
+ * until then.
  */
 static long wl_win_sleeps[2] = { -1, -1 };
+static long wl_win_waits[2] = { -1, -1 };
 
 static void wl_session_summary(int status)
 {
 	bool snd = wl_stream_local(true);
-	char sl[64] = "";
+	char sl[96] = "";
 	unsigned long long b = 0, m = 0;
 	int i;
 
@@ -726,8 +728,9 @@ static void wl_session_summary(int status)
 		m += wl_slot(i, snd)->msgs;
 	}
 	if (wl_win_sleeps[0] >= 0 && wl_win_sleeps[1] >= 0)
-		snprintf(sl, sizeof(sl), ", controller slept %ld times in the window",
-			 wl_win_sleeps[1] - wl_win_sleeps[0]);
+		snprintf(sl, sizeof(sl), ", controller slept %ld times in the window (%ld waits)",
+			 wl_win_sleeps[1] - wl_win_sleeps[0],
+			 wl_win_waits[1] - wl_win_waits[0]);
 	printf("wl_stream: session with %s: %s, %d instances, this host %s %llu bytes in %llu %s%s: %s\n",
 	       wl_srun.peer, wl_workload_names[wl_srun.cfg.workload],
 	       wl_srun.cfg.instances, snd ? "sent" : "received", b, m,
@@ -878,8 +881,10 @@ static int wl_session(const struct wl_cfg *srv, char *line)
 		line = wl_session_next(cur, end, why, sizeof(why));
 		if (!line)
 			wl_session_fail("fail", why);
-		if (cur == WL_PH_MEASURE && wl_win_sleeps[1] < 0)
+		if (cur == WL_PH_MEASURE && wl_win_sleeps[1] < 0) {
 			wl_win_sleeps[1] = wl_stream_ctl_sleeps();
+			wl_win_waits[1] = wl_stream_ctl_waits();
+		}
 		if ((sscanf(line, "poll %u%n", &ph, &n) != 1 &&
 		     sscanf(line, "final %u%n", &ph, &n) != 1) ||
 		    ph > WL_PH_STOP || ph < cur || wl_apply(line + n))
@@ -899,8 +904,10 @@ static int wl_session(const struct wl_cfg *srv, char *line)
 		if (wl_stream_check(why, sizeof(why)))
 			wl_session_fail("fail", why);
 		wl_send_counters("state");
-		if (ph == WL_PH_MEASURE && cur != WL_PH_MEASURE)
+		if (ph == WL_PH_MEASURE && cur != WL_PH_MEASURE) {
 			wl_win_sleeps[0] = wl_stream_ctl_sleeps();
+			wl_win_waits[0] = wl_stream_ctl_waits();
+		}
 	}
 	wl_stream_set_phase(WL_PH_STOP);
 	if (!wl_stream_wait_done(why, sizeof(why)))

@@ -304,6 +304,7 @@ void wl_stream_print_json(const struct wl_stream_run *run,
 			     b->ctl_sleeps[0] - a->ctl_sleeps[1]);
 	else
 		wl_jsonw_null(&j, "controller_sleeps");
+	wl_jsonw_int(&j, "controller_waits", b->ctl_waits[0] - a->ctl_waits[1]);
 	wl_jsonw_bool(&j, "verify", run->cfg.verify);
 	wl_jsonw_int(&j, "cpus", run->topo.ncpus);
 	wl_jsonw_int(&j, "llcs", run->topo.nllc);

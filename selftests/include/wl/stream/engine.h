@@ -13,6 +13,7 @@
 #define WL_STREAM_ENGINE_H
 
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -75,8 +76,17 @@ void wl_stream_catch_children(void);
  * futex wait, so that the controller makes no wakeup of its own.
  */
 void wl_stream_sleep(double end, uint32_t seen, double cap);
+/* poll(2), counted as one of the calling thread's waits when it waits. */
+int wl_stream_poll(struct pollfd *pfd, nfds_t n, int ms);
 /* The calling thread's voluntary context switches so far, or -1. */
 long wl_stream_ctl_sleeps(void);
+/*
+ * The calling thread's waits so far: wl_stream_sleep() and wl_stream_poll()
+ * calls that slept (nothing was ready).  Each is a voluntary context
+ * switch; on PREEMPT_RT a contended spinlock_t also sleeps, which is not a
+ * wait.
+ */
+long wl_stream_ctl_waits(void);
 /* Make the receivers' sockets (before wl_stream_start). */
 int wl_stream_listen(char *why, size_t len);
 int wl_stream_start(char *why, size_t len);

@@ -126,7 +126,8 @@ extern const char * const wl_sctp_mib[WL_SCTP_MIB_NR];
  * One sample of everything measured at a window edge; @ctl_sleeps: the
  * controller thread's voluntary context switches just before and just
  * after it read wakelab.ko's tables (each sleep ends in one of its
- * wakeups).
+ * wakeups); @ctl_waits: its waits (wl_stream_ctl_waits()) at the same
+ * points.
  */
 struct wl_sample {
 	double t;
@@ -138,6 +139,7 @@ struct wl_sample {
 	int ss_ret;
 	struct wl_wakelab wl;
 	long ctl_sleeps[2];
+	long ctl_waits[2];
 };
 
 #define WL_ENGINE_LEN	64
