@@ -4,9 +4,11 @@
  * records a system-wide cpu-clock profile (no PMU under TCG) and its report
  * resolves kernel symbols; with the test-only wakelab_planted.ko, whose
  * kprobe on __wake_up_sync_key() spins in wakelab_planted_burn() at every
- * socket wakeup, a loopback tcp_rr load's profile names that function.  Skips without perf in
- * PATH (scripts/vm --perf carries Debian's linux-perf; make check boots its
- * suites with it), without root, or without the test module.
+ * socket wakeup, a loopback tcp_rr load's profile names that function;
+ * wl_stream --profile records the same over its window alone, with perf
+ * stat's counters (a hardware one null where no PMU opens).  Skips without
+ * perf in PATH (scripts/vm --perf carries Debian's linux-perf; make check
+ * boots its suites with it), without root, or without the test module.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +20,9 @@
 
 #include "../kselftest_harness.h"
 #include "wl/core/file.h"
+#include "wl/core/json_read.h"
 #include "wl/core/proc.h"
+#include "wl/kernel/perf_tool.h"
 
 #define PLANTED_KO	"/wakelab/modules/test/wakelab_planted.ko"
 #define PLANTED_SYM	"wakelab_planted_burn"
@@ -55,15 +59,22 @@ FIXTURE_SETUP(perf)
 
 FIXTURE_TEARDOWN(perf)
 {
+	static const char * const files[] = {
+		"perf.data", "perf.data.old", "p/perf.data", "p/perf.data.old",
+		"p/stat.csv", "p/kallsyms", "p/record.log", "p/stat.log",
+	};
 	char path[64];
+	unsigned int i;
 
 	if (self->planted && syscall(SYS_delete_module, "wakelab_planted", 0))
 		TH_LOG("rmmod wakelab_planted: %s", strerror(errno));
 	if (self->dir[0]) {
-		snprintf(path, sizeof(path), "%s/perf.data", self->dir);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/perf.data.old", self->dir);
-		unlink(path);
+		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", self->dir, files[i]);
+			unlink(path);
+		}
+		snprintf(path, sizeof(path), "%s/p", self->dir);
+		rmdir(path);
 		rmdir(self->dir);
 	}
 	free(self->out);
@@ -143,6 +154,24 @@ TEST_F_TIMEOUT(perf, records_kernel_samples, 600)
 	EXPECT_LT(50, all) TH_LOG("symbol lines add up to %.1f%%", all);
 }
 
+/* Load wakelab_planted.ko burning @loops a wakeup; false to skip. */
+static bool plant(struct __test_metadata *_metadata, FIXTURE_DATA(perf) *self,
+		  const char *loops)
+{
+	char arg[32];
+	int fd, st;
+
+	fd = open(PLANTED_KO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	snprintf(arg, sizeof(arg), "burn_loops=%s", loops);
+	st = syscall(SYS_finit_module, fd, arg, 0);
+	close(fd);
+	EXPECT_EQ(0, st) TH_LOG("insmod %s: %s", PLANTED_KO, strerror(errno));
+	self->planted = !st;
+	return !st;
+}
+
 /*
  * The planted cause found, and only while it burns: with burn_loops
  * 100000 the symbol takes 5 % or more of the samples and ranks among the
@@ -154,18 +183,14 @@ TEST_F_TIMEOUT(perf, planted_symbol_found, 900)
 	char *load[] = { "wl_stream", "-w", "tcp_rr", "-n", "2", "-l", "2", "-W", "0",
 			 "-b", "--all-tasks", NULL };
 	double all, on, off;
-	int fd, rank, n, st;
+	int rank, n;
 
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
-	fd = open(PLANTED_KO, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (access(PLANTED_KO, R_OK))
 		SKIP(return, "%s: %s (tests/modules, built by scripts/vm)",
 		     PLANTED_KO, strerror(errno));
-	st = syscall(SYS_finit_module, fd, "burn_loops=100000", 0);
-	close(fd);
-	ASSERT_EQ(0, st) TH_LOG("insmod %s: %s", PLANTED_KO, strerror(errno));
-	self->planted = true;
+	ASSERT_TRUE(plant(_metadata, self, "100000"));
 
 	profile(_metadata, self, load);
 	n = kernel_symbols(self->out, PLANTED_SYM, &all, &on, &rank);
@@ -182,6 +207,81 @@ TEST_F_TIMEOUT(perf, planted_symbol_found, 900)
 	TH_LOG("not burning: %s %.2f%% of the samples, kernel symbol %d of %d",
 	       PLANTED_SYM, off, rank, n);
 	EXPECT_GT(1, off);
+}
+
+/*
+ * wl_stream --profile: perf record and perf stat over the window alone,
+ * in the run's JSON.  The planted symbol among the five largest kernel
+ * symbols at 5 % or more; the profile's event cycles where a PMU opens,
+ * else cpu-clock; perf stat's context switches counted, its hardware
+ * counters null where no PMU opens (never 0); perf.data, stat.csv and
+ * kallsyms kept; the controller still silent in the window.
+ */
+TEST_F_TIMEOUT(perf, wl_stream_profile, 900)
+{
+	char dir[64], path[96], sym[WL_PROF_SYM_LEN], ev[16];
+	char *load[] = { "wl_stream", "-w", "tcp_rr", "-n", "2", "-l", "2",
+			 "-W", "0.5", "--json", "--all-tasks", "--profile", dir,
+			 NULL };
+	static const char * const kept[] = { "perf.data", "stat.csv", "kallsyms" };
+	static const char * const hw[] = {
+		"cycles", "instructions", "branch-misses", "cache-misses", "ipc",
+	};
+	const char *json, *prof, *st, *it = NULL, *e;
+	double v, planted = 0, samples = 0;
+	bool pmu = wl_prof_has_pmu();
+	int rank = 0, n = 0, rc;
+	unsigned int i;
+
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
+	if (access(PLANTED_KO, R_OK))
+		SKIP(return, "%s: %s (tests/modules, built by scripts/vm)",
+		     PLANTED_KO, strerror(errno));
+	ASSERT_TRUE(plant(_metadata, self, "100000"));
+	snprintf(dir, sizeof(dir), "%s/p", self->dir);
+	rc = wl_capture("wl_stream", load, self->out, REPORT_LEN, 600);
+	ASSERT_EQ(0, rc) TH_LOG("wl_stream --profile: %.3000s", self->out);
+	json = strchr(self->out, '{');
+	ASSERT_NE(NULL, json) TH_LOG("%.3000s", self->out);
+	ASSERT_TRUE(wl_json_valid_object(json));
+	prof = wl_json_member(json, "profile");
+	ASSERT_NE(NULL, prof);
+	ASSERT_EQ(0, wl_json_string(wl_json_member(prof, "event"), ev, sizeof(ev)));
+	EXPECT_STREQ(pmu ? "cycles" : "cpu-clock", ev);
+	ASSERT_EQ(0, wl_json_number(wl_json_member(prof, "samples"), &samples));
+	EXPECT_LT(0, samples);
+	while ((e = wl_json_next_elem(&it, wl_json_member(prof, "symbols")))) {
+		n++;
+		if (!wl_json_string(wl_json_member(e, "symbol"), sym, sizeof(sym)) &&
+		    !strcmp(sym, PLANTED_SYM) &&
+		    !wl_json_number(wl_json_member(e, "pct"), &planted))
+			rank = n;
+	}
+	TH_LOG("%s: %.0f samples, %s %.2f%%, kernel symbol %d of %d", ev,
+	       samples, PLANTED_SYM, planted, rank, n);
+	EXPECT_LT(0, rank);
+	EXPECT_GE(5, rank);
+	EXPECT_LE(5, planted);
+	st = wl_json_member(prof, "stat");
+	ASSERT_NE(NULL, st);
+	ASSERT_EQ(0, wl_json_number(wl_json_member(st, "context-switches"), &v));
+	EXPECT_LT(0, v);
+	ASSERT_EQ(0, wl_json_number(wl_json_member(st, "task-clock"), &v));
+	EXPECT_LT(0, v);
+	if (!pmu) {
+		for (i = 0; i < sizeof(hw) / sizeof(hw[0]); i++) {
+			e = wl_json_member(st, hw[i]);
+			EXPECT_TRUE(e && !strncmp(e, "null", 4))
+				TH_LOG("no PMU, yet %s is %.20s", hw[i], e ? e : "absent");
+		}
+	}
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, kept[i]);
+		EXPECT_EQ(0, access(path, R_OK)) TH_LOG("%s: %s", path, strerror(errno));
+	}
+	ASSERT_EQ(0, wl_json_number(wl_json_member(json, "controller_sleeps"), &v));
+	EXPECT_GE(2, v) TH_LOG("the controller slept %.0f times in the window", v);
 }
 
 TEST_HARNESS_MAIN

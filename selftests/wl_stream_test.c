@@ -228,7 +228,8 @@ static const char * const wlt_top[] = {
 	"controller_sleeps", "controller_waits", "verify", "cpus", "llcs",
 	"kernel", "unit", "aggregate",
 	"per_instance", "integrity", "stalled_instances", "cpu",
-	"service_demand_us_per_kb", "perf", "schedstat", "wakelab", NULL,
+	"service_demand_us_per_kb", "perf", "schedstat", "wakelab", "profile",
+	NULL,
 };
 
 static const char * const wlt_top_udp[] = { "udp", NULL };

@@ -28,6 +28,8 @@
 #include "wl/stream/pin.h"
 #include "wl/stream/report.h"
 #include "wl/stream/run.h"
+#include "wl/core/file.h"
+#include "wl/kernel/perf_tool.h"
 #include "wl/kernel/topo.h"
 
 static char fixtures[PATH_MAX];
@@ -639,11 +641,124 @@ static void test_brief(void)
 			 i);
 }
 
+
+/* A fixture into a malloc()ed string (perf report's can exceed slurp()'s). */
+static char *slurp_big(const char *name)
+{
+	size_t cap = 1 << 20;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	if (!buf)
+		return NULL;
+	n = wl_read_file(fx(name), buf, cap);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * perf report and perf stat as wl_stream --profile reads them: recorded on
+ * the host (perf 6.1, no PMU: cpu-clock, hardware counters "<not
+ * supported>"), and perf stat's CSV as perf 6.1 prints it with a PMU (one
+ * counter "<not counted>").
+ */
+static void test_perf_tool(void)
+{
+	static const char edge[] =
+		"    50.00%            10  [kernel.kallsyms]  [k] find_busiest_group\n"
+		"    20.00%             4  [wakelab_planted]  [k] wakelab_planted_burn\n"
+		"    20.00%             4  libc.so.6  [.] memcpy [k] not kernel\n"
+		"     0.005%            1  [kernel.kallsyms]  [k] below_the_limit\n"
+		"garbage line\n"
+		"    10.00%             2  memfd:x (deleted)  [k] 0xffffffff81000000\n";
+	double val[WL_PSTAT_NR];
+	bool have[WL_PSTAT_NR];
+	struct wl_psym *sym = NULL;
+	char err[256];
+	struct wl_cfg c;
+	int nsym = 0, i, sorted = 1, ok;
+	long samples = 0;
+	char *text;
+
+	text = slurp_big("perf-report-host-6.1-tcp_rr.txt");
+	ok = text && !wl_prof_parse_report(text, &sym, &nsym, &samples);
+	for (i = 1; ok && i < nsym; i++)
+		if (sym[i].pct > sym[i - 1].pct)
+			sorted = 0;
+	ksft_test_result(ok && samples == 4002 && nsym == 291 && sorted &&
+			 !strcmp(sym[0].name, "finish_task_switch.isra.0") &&
+			 sym[0].pct == 12.72 && sym[0].samples == 509 &&
+			 !strcmp(sym[nsym - 1].name, "workingset_activation"),
+			 "perf report: 4002 samples, 291 kernel symbols by share, finish_task_switch.isra.0 first at 12.72 %%\n");
+	free(sym);
+	free(text);
+	sym = NULL;
+	ok = !wl_prof_parse_report(edge, &sym, &nsym, &samples);
+	ksft_test_result(ok && samples == 21 && nsym == 3 &&
+			 !strcmp(sym[0].name, "find_busiest_group") &&
+			 !strcmp(sym[1].name, "wakelab_planted_burn") &&
+			 !strcmp(sym[2].name, "0xffffffff81000000"),
+			 "perf report: modules' symbols kept, user ones and those under %.2f %% left out, samples of all summed\n",
+			 WL_PROF_MIN_PCT);
+	free(sym);
+	sym = NULL;
+	ok = !wl_prof_parse_report("", &sym, &nsym, &samples);
+	ksft_test_result(ok && !nsym && !samples, "perf report: empty output, no symbol\n");
+	free(sym);
+
+	text = slurp_big("perf-stat-host-6.1-nopmu.csv");
+	ok = text && wl_prof_parse_stat(text, val, have) == 3;
+	ksft_test_result(ok && have[WL_PSTAT_CS] && val[WL_PSTAT_CS] == 253507 &&
+			 have[WL_PSTAT_MIGRATIONS] && val[WL_PSTAT_MIGRATIONS] == 22 &&
+			 have[WL_PSTAT_TASK_CLOCK] && val[WL_PSTAT_TASK_CLOCK] == 4001.50 &&
+			 !have[WL_PSTAT_CYCLES] && !have[WL_PSTAT_INSTRUCTIONS] &&
+			 !have[WL_PSTAT_BRANCH_MISSES] && !have[WL_PSTAT_CACHE_MISSES],
+			 "perf stat without a PMU: the software counters, the hardware ones missing\n");
+	free(text);
+	text = slurp_big("perf-stat-pmu.csv");
+	ok = text && wl_prof_parse_stat(text, val, have) == 6;
+	ksft_test_result(ok && val[WL_PSTAT_CYCLES] == 4811203374.0 &&
+			 val[WL_PSTAT_INSTRUCTIONS] == 6102339812.0 &&
+			 val[WL_PSTAT_BRANCH_MISSES] == 10233871 &&
+			 !have[WL_PSTAT_CACHE_MISSES] && val[WL_PSTAT_CACHE_MISSES] == 0,
+			 "perf stat with a PMU: cycles, instructions, branch-misses; <not counted> is missing\n");
+	free(text);
+	ok = wl_prof_parse_stat("1,,context-switches\n2,,context-switches\n,,\nx\n", val, have) == 1;
+	ksft_test_result(ok && val[WL_PSTAT_CS] == 1,
+			 "perf stat: the first line of a counter, malformed lines skipped\n");
+
+	ok = !parse("--profile /tmp/p -l 2", 4, &c, err) &&
+	     !strcmp(c.profile, "/tmp/p");
+	ok = ok && parse("--serve --profile /tmp/p", 4, &c, err) < 0 &&
+	     strstr(err, "--profile");
+	ok = ok && parse("-w netperf:TCP_STREAM --profile /tmp/p", 4, &c, err) < 0 &&
+	     strstr(err, "--profile");
+	ksft_test_result(ok, "opts: --profile DIR; refused with --serve and netperf: (%s)\n", err);
+
+	ksft_test_result(wl_prof_sched_symbol("select_task_rq_fair") &&
+			 wl_prof_sched_symbol("select_idle_sibling") &&
+			 wl_prof_sched_symbol("wake_affine.constprop.0") &&
+			 wl_prof_sched_symbol("ttwu_do_activate") &&
+			 wl_prof_sched_symbol("try_to_wake_up") &&
+			 wl_prof_sched_symbol("enqueue_task_fair") &&
+			 wl_prof_sched_symbol("dequeue_entities") &&
+			 wl_prof_sched_symbol("load_balance.isra.0") &&
+			 wl_prof_sched_symbol("sched_balance_rq") &&
+			 wl_prof_sched_symbol("find_busiest_group") &&
+			 !wl_prof_sched_symbol("enqueue_to_backlog") &&
+			 !wl_prof_sched_symbol("load_balance_x") &&
+			 !wl_prof_sched_symbol("_copy_to_iter"),
+			 "perf: the scheduler's symbols, and not the network's enqueue_to_backlog\n");
+}
+
 int main(void)
 {
 	find_fixtures();
 	ksft_print_header();
-	ksft_set_plan(46);
+	ksft_set_plan(54);
 	test_defaults();
 	test_all_options();
 	test_instances();
@@ -657,5 +772,6 @@ int main(void)
 	test_hist();
 	test_json();
 	test_brief();
+	test_perf_tool();
 	ksft_finished();
 }

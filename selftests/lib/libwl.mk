@@ -20,8 +20,9 @@ LIBWL_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 LIBWL_CORE := clock.c file.c hist.c json_read.c json_write.c proc.c sig.c \
 	      stats.c text.c
-LIBWL_KERNEL := cgroup.c cpustat.c features.c load.c perf.c sched_debug.c schedstat.c \
-		topo.c tracefs.c wakelab_module.c wakelab_tables.c
+LIBWL_KERNEL := cgroup.c cpustat.c features.c load.c perf.c perf_tool.c \
+		sched_debug.c schedstat.c topo.c tracefs.c wakelab_module.c \
+		wakelab_tables.c
 LIBWL_STREAM := cfg.c engine.c netns.c netperf.c opts.c pin.c remote.c report.c \
 		run.c wakelab.c workload.c
 LIBWL_COMPARE := analysis.c env.c headline.c merge.c model.c opts.c report.c \

@@ -228,6 +228,7 @@ static void wl_kill_all(void)
 void __attribute__((noreturn)) wl_stream_die(int status)
 {
 	wl_kill_all();
+	wl_prof_abort(&wl_srun.prof);
 	wl_wakelab_filter_end(&wl_srun.wlf);
 	wl_stream_restore_schedstats();
 	wl_netns_cleanup();

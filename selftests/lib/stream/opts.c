@@ -18,7 +18,7 @@
 const char wl_stream_usage[] =
 "usage: wl_stream [-w WORKLOAD] [-n N] [-m BYTES] [-M BYTES] [-s BYTES]\n"
 "                 [-S BYTES] [-l SEC] [-W SEC] [-p PIN] [-T] [-j|-b] [-v]\n"
-"                 [--schedstats] [--all-tasks] [--plain]\n"
+"                 [--schedstats] [--all-tasks] [--plain] [--profile DIR]\n"
 "                 [--netns [--gro|--tso|--gso on|off]]\n"
 "                 [--remote ADDR [--receive] [--connect-timeout SEC]\n"
 "                 [--token T]]\n"
@@ -52,6 +52,11 @@ const char wl_stream_usage[] =
 "                     as its users run it (N plain netperf -l SEC -- -m B at\n"
 "                     once, no -M; the window from their start to the last\n"
 "                     one's end; each netperf's own result)\n"
+"      --profile DIR  Linux's perf over the window: perf record -a -g\n"
+"                     (cycles, or cpu-clock without a PMU) and perf stat -a\n"
+"                     into DIR (perf.data, stat.csv, kallsyms), each kernel\n"
+"                     symbol's share and the counters in the report; the\n"
+"                     wl_stream engine, here (not --serve)\n"
 "      --netns        senders and receivers in two network namespaces joined\n"
 "                     by a veth pair (iproute2's ip; IP workloads)\n"
 "      --gro, --tso, --gso on|off\n"
@@ -110,6 +115,7 @@ static const struct option wl_long_opts[] = {
 	{ "connect-timeout", required_argument,	NULL, WL_OPT_CONNECT_TIMEOUT },
 	{ "max-buffer",	required_argument,	NULL, WL_OPT_MAX_BUFFER },
 	{ "token",	required_argument,	NULL, WL_OPT_TOKEN },
+	{ "profile",	required_argument,	NULL, WL_OPT_PROFILE },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -374,6 +380,9 @@ static int wl_check_modes(struct wl_cfg *c, const char *given, bool offload,
 			      given[0]);
 	if (c->remote && c->netns)
 		return wl_err(err, len, "--remote and --netns exclude each other");
+	if (c->profile[0] && (c->serve || c->netperf))
+		return wl_err(err, len,
+			      "--profile: the wl_stream engine's window on this host only (not --serve, not netperf:)");
 	if (offload && !c->netns)
 		return wl_err(err, len, "--gro, --tso and --gso need --netns");
 	if (c->receive && !c->remote)
@@ -493,6 +502,13 @@ int wl_parse_opts(int argc, char **argv, int ncpus,
 			break;
 		case WL_OPT_PLAIN:
 			c->plain = true;
+			break;
+		case WL_OPT_PROFILE:
+			if (!optarg[0] || strlen(optarg) >= sizeof(c->profile))
+				return wl_err(err, len,
+					      "--profile: a directory of 1 to %zu characters",
+					      sizeof(c->profile) - 1);
+			snprintf(c->profile, sizeof(c->profile), "%s", optarg);
 			break;
 		case WL_OPT_NETNS:
 			c->netns = true;

@@ -213,6 +213,76 @@ static void wl_stream_json_schedstat(struct wl_jsonw *j, const struct wl_result 
 }
 
 /* Which path the data took: loopback, netns (veth) or remote (two hosts). */
+/* How many of a profile's kernel symbols the table prints (and every sched one). */
+#define WL_PROF_PRINT_TOP	10
+
+/* --profile: perf's profile and counters of the window, or null. */
+static void wl_profile_json(struct wl_jsonw *j, const struct wl_profile *p)
+{
+	int i;
+
+	if (!p->dir[0]) {
+		wl_jsonw_null(j, "profile");
+		return;
+	}
+	wl_jsonw_obj(j, "profile");
+	wl_jsonw_str(j, "perf", p->version);
+	wl_jsonw_str(j, "event", p->event);
+	wl_jsonw_int(j, "hz", WL_PROF_HZ);
+	wl_jsonw_int(j, "samples", p->samples);
+	wl_jsonw_str(j, "dir", p->dir);
+	wl_jsonw_arr(j, "symbols");
+	for (i = 0; i < p->nsym; i++) {
+		wl_jsonw_obj(j, NULL);
+		wl_jsonw_str(j, "symbol", p->sym[i].name);
+		wl_jsonw_fix(j, "pct", p->sym[i].pct, 2);
+		wl_jsonw_int(j, "samples", p->sym[i].samples);
+		wl_jsonw_obj_end(j);
+	}
+	wl_jsonw_arr_end(j);
+	wl_jsonw_obj(j, "stat");
+	for (i = 0; i < WL_PSTAT_NR; i++) {
+		if (p->have[i])
+			wl_jsonw_num(j, wl_pstat_events[i], p->val[i]);
+		else
+			wl_jsonw_null(j, wl_pstat_events[i]);
+	}
+	if (p->ipc > 0)
+		wl_jsonw_fix(j, "ipc", p->ipc, 3);
+	else
+		wl_jsonw_null(j, "ipc");
+	wl_jsonw_obj_end(j);
+	wl_jsonw_obj_end(j);
+}
+
+/* --profile: the top kernel symbols, the scheduler's, perf stat's counters. */
+static void wl_profile_print(const struct wl_profile *p)
+{
+	int i, shown = 0;
+
+	if (!p->dir[0])
+		return;
+	printf("# profile (perf %s, %s at %d Hz, %ld samples in the window):",
+	       p->version, p->event, WL_PROF_HZ, p->samples);
+	for (i = 0; i < p->nsym; i++)
+		if (i < WL_PROF_PRINT_TOP || wl_prof_sched_symbol(p->sym[i].name)) {
+			printf("%s %s %.2f%%", shown++ ? "," : "",
+			       p->sym[i].name, p->sym[i].pct);
+		}
+	printf("%s\n", shown ? "" : " no kernel symbol");
+	printf("# perf stat:");
+	for (i = 0; i < WL_PSTAT_NR; i++) {
+		if (p->have[i])
+			printf(" %s %.0f", wl_pstat_events[i], p->val[i]);
+		else
+			printf(" %s missing", wl_pstat_events[i]);
+	}
+	if (p->ipc > 0)
+		printf(" ipc %.3f", p->ipc);
+	printf("\n# perf data: perf report -i %s/perf.data --kallsyms %s/kallsyms\n",
+	       p->dir, p->dir);
+}
+
 static const char *wl_path(const struct wl_stream_run *run)
 {
 	return run->cfg.netns ? "netns" : run->cfg.remote ? "remote" :
@@ -387,6 +457,7 @@ void wl_stream_print_json(const struct wl_stream_run *run,
 	}
 	wl_stream_json_schedstat(&j, r, run->schedstats);
 	wl_wakelab_json(&j, &run->wlf, &a->wl, &b->wl);
+	wl_profile_json(&j, &run->prof);
 	wl_jsonw_obj_end(&j);
 	fputc('\n', stdout);
 }
@@ -474,6 +545,7 @@ void wl_stream_print_table(const struct wl_stream_run *run,
 		printf("\n");
 	}
 	wl_wakelab_print(stdout, &run->wlf, &a->wl, &b->wl);
+	wl_profile_print(&run->prof);
 }
 
 void wl_stream_print_brief(const struct wl_stream_run *run,

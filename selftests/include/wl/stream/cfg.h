@@ -134,6 +134,7 @@ struct wl_cfg {
 	long max_buffer;
 	char token[WL_TOKEN_MAX + 1];
 	double connect_timeout;
+	char profile[256];
 };
 
 /* Request/response workloads (tcp_rr, tipc_rr). */

@@ -84,6 +84,7 @@ enum {
 	WL_OPT_CONNECT_TIMEOUT,
 	WL_OPT_MAX_BUFFER,
 	WL_OPT_TOKEN,
+	WL_OPT_PROFILE,
 };
 
 /* Whether @s is a token wl_stream takes (length, characters). */

@@ -24,6 +24,7 @@
 #include "wl/core/hist.h"
 #include "wl/kernel/cpustat.h"
 #include "wl/kernel/perf.h"
+#include "wl/kernel/perf_tool.h"
 #include "wl/kernel/schedstat.h"
 #include "wl/kernel/topo.h"
 #include "wl/stream/cfg.h"
@@ -165,6 +166,7 @@ struct wl_sample {
  * @sctp_ok:	the workload is SCTP and @sctp was read
  * @netns:	--netns: the namespaces and offloads the run used
  * @wlf:	the workload's cgroup as wakelab.ko counts it
+ * @prof:	--profile: perf's profile and counters of the window
  */
 struct wl_stream_run {
 	struct wl_cfg cfg;
@@ -179,6 +181,7 @@ struct wl_stream_run {
 	bool sctp_ok;
 	struct wl_netns_info netns;
 	struct wl_wakelab_filter wlf;
+	struct wl_profile prof;
 };
 
 /* The process's run (a --serve server: the session's, in its child). */
