@@ -14,7 +14,10 @@
 # refused on a kernel without sched/llc_balancing, and where it has one it
 # is applied for its trials and restored, the report and the JSON say
 # SCHED_CACHE's state, and the load-balance migrations get their own
-# LBMigr/1k row.  TAP.
+# LBMigr/1k row; --profile gives each trial a profile directory of its
+# own, the Profile table names a planted symbol first and marked after
+# Holm over the profile's family, marks nothing on identical profiles, and
+# perf stat's table names a hardware counter missing, never 0.  TAP.
 
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +35,7 @@ if ! make -s -C "$top/tests" "$cmp" >/dev/null 2>&1 && [ ! -x "$cmp" ]; then
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi
-echo "1..35"
+echo "1..39"
 
 mkdir -p "$tmp/dbg/sched" "$tmp/dbg/wakelab"
 feat="GENTLE_FAIR_SLEEPERS START_DEBIT NO_HRTICK WA_IDLE WA_WEIGHT WA_BIAS"
@@ -204,7 +207,7 @@ schema = {
     None: "tool version workload unit duration_s rounds order seed alpha "
           "max_exact permutations wl_stream_options interrupted restored "
           "failed wall_s correction share_definition headline env "
-          "test_unit boots policies cells stats trials",
+          "test_unit boots policies cells stats profile trials",
     "env": "kernel version preempt machine cpus sockets llc_level llcs mode "
            "mode_how sched_features module module_caps module_policy "
            "sched_cache",
@@ -361,6 +364,50 @@ t = d["trials"][0]["placement"]
 assert t["lb_migr"] in (50, 5) and t["lb_cross_llc"] in (10, 0), t
 EOF
 ok $? "--out JSON: env.sched_cache (enabled 1, state from the LLC count, inferred), lb_migr per 1000 wakeups in stats, raw counters in trials"
+
+# --profile: the stand-in's shares from a host profile (+-10 %), its
+# wakelab_planted_burn 20 % under NO_WA_IDLE (FAKE_PROFILE=planted), 0.3 %
+# otherwise.
+rm -f "$tmp/pargs"
+FAKE_PROFILE=planted FAKE_ARGS_LOG=$tmp/pargs run -r 8 -n 1,2 -s 7 \
+	--profile "$tmp/prof" -O "$tmp/pout" default NO_WA_IDLE >/dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c -- '--profile '"$tmp"'/prof/trial-0' "$tmp/pargs")" -eq 32 ] &&
+	[ -d "$tmp/prof/trial-0001" ] && [ -d "$tmp/prof/trial-0032" ] &&
+	[ "$(grep -o -- '--profile [^ ]*' "$tmp/pargs" | sort -u | wc -l)" -eq 32 ]
+ok $? "--profile DIR: each trial's wl_stream gets DIR/trial-SEQ of its own (rc=$rc)"
+
+awk '/^Profile, tcp_stream-[12], NO_WA_IDLE against default:$/ { getline; getline; print }' \
+	"$tmp/pout/report.txt" > "$tmp/first"
+[ "$(wc -l < "$tmp/first")" -eq 2 ] &&
+	[ "$(grep -Ec '^  wakelab_planted_burn +0\.30 +20\.00 +\+19\.70 +0\.0002 +0\.00[0-9]+ \*$' "$tmp/first")" -eq 2 ] &&
+	grep -q '^Profile: perf 6.1.192 record -a -g over each trial.s window, 32 trials, event cpu-clock\.$' "$tmp/pout/report.txt" &&
+	grep -q 'Holm over the profile.s own' "$tmp/pout/report.txt" &&
+	grep -q '^  perf-stat.i.cpu-cycles: missing (perf stat could not count it here: no PMU)$' "$tmp/pout/report.txt" &&
+	grep -Eq '^ +306394 +\+0\.0% +306394 +perf-stat.i.context-switches$' "$tmp/pout/report.txt" &&
+	! grep -q 'perf-stat.i.cpu-cycles .*[0-9]' "$tmp/pout/report.txt"
+ok $? "--profile: the planted symbol first in both cells, marked after Holm; perf stat's hardware counters missing"
+
+python3 - "$tmp/pout/results.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["profile"]
+assert p["event"] == "cpu-clock" and p["trials"] == 32, p["event"]
+assert p["correction"]["family"] == "profile" and 0 < p["correction"]["tests"] <= 2 * 10, p["correction"]
+cells = [c for c in p["cells"] if c["policy"] == "NO_WA_IDLE"]
+assert len(cells) == 2, cells
+for c in cells:
+    s = {x["symbol"]: x for x in c["symbols"]}["wakelab_planted_burn"]
+    assert s["significant"] and s["p_holm"] <= 0.05 and abs(s["mean_pct"] - 20) < 1e-9, s
+    assert c["stat"]["perf-stat.i.cpu-cycles"] is None and c["stat"]["perf-stat.i.ipc"] is None, c["stat"]
+    assert c["stat"]["perf-stat.i.context-switches"]["mean"] == 306394, c["stat"]
+EOF
+ok $? "--profile JSON: the profile family, the planted symbol significant, missing counters null"
+
+FAKE_PROF_NOISE=0 run -r 8 -n 1 --profile "$tmp/prof2" default name=again,WA_IDLE >"$tmp/aa.txt" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q '^Profile:' "$tmp/aa.txt" &&
+	! sed -n '/^Profile:/,/^perf stat/p' "$tmp/aa.txt" | grep -q ' \*$' &&
+	! run -r 2 -n 1 default NO_WA_IDLE 2>/dev/null | grep -q '^Profile:'
+ok $? "--profile A/A on identical profiles: nothing marked; without --profile no Profile table (rc=$rc)"
 
 FAKE_ARGS_LOG=$tmp/args run -r 1 -n 2 -m 64K default name=p,pin=same-cpu -- -W 0.5 -s 1M >/dev/null 2>&1
 grep -q -- '^--json -w tcp_stream -n 2 -l 1 -m 64K -W 0.5 -s 1M$' "$tmp/args" &&

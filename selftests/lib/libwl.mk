@@ -25,8 +25,8 @@ LIBWL_KERNEL := cgroup.c cpustat.c features.c load.c perf.c perf_tool.c \
 		wakelab_tables.c
 LIBWL_STREAM := cfg.c engine.c netns.c netperf.c opts.c pin.c remote.c report.c \
 		run.c wakelab.c workload.c
-LIBWL_COMPARE := analysis.c env.c headline.c merge.c model.c opts.c report.c \
-		 run.c settings.c spec.c state.c trial.c
+LIBWL_COMPARE := analysis.c env.c headline.c merge.c model.c opts.c \
+		 profile.c report.c run.c settings.c spec.c state.c trial.c
 
 LIBWL_SRCS := $(addprefix core/,$(LIBWL_CORE)) \
 	      $(addprefix kernel/,$(LIBWL_KERNEL)) \

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "wl/compare/analysis.h"
+#include "wl/compare/profile.h"
 
 /* Every test of the largest report fits one family. */
 _Static_assert((WL_CMP_MAX_SPECS - 1) * WL_MAX_CELLS * (WL_NR_PM + 1) <=
@@ -425,4 +426,6 @@ void wl_run_stats(struct wl_run *r)
 	}
 	wl_correct(r);
 	wl_power(r);
+	wl_prof_free(r->prof);
+	r->prof = wl_prof_analyse(r);
 }

@@ -43,6 +43,9 @@ static const char wl_cmp_usage[] =
 "  -t, --trial-timeout S kill a trial after S seconds (default 3*duration+120)\n"
 "  -c, --check          check the specs (and apply/restore each once), exit\n"
 "  -q, --quiet          no progress on stderr\n"
+"      --profile DIR    each trial's wl_stream --profile DIR/trial-SEQ: Linux's\n"
+"                       perf over its window; the report adds the Profile\n"
+"                       table and perf stat's counters\n"
 "      --state FILE     while settings are changed, their originals are kept\n"
 "                       in FILE (default " WL_STATE_PATH "), which is\n"
 "                       removed once they are restored; a run refuses to\n"
@@ -87,6 +90,7 @@ static const struct option wl_cmp_long_opts[] = {
 	{ "restore",	   no_argument,	      NULL, WL_OPT_RESTORE },
 	{ "merge",	   no_argument,	      NULL, WL_OPT_MERGE },
 	{ "describe",	   required_argument, NULL, WL_OPT_DESCRIBE },
+	{ "profile",	   required_argument, NULL, WL_OPT_CMP_PROFILE },
 	{ "help",	   no_argument,	      NULL, 'h' },
 	{ NULL,		   0,		      NULL, 0 },
 };
@@ -359,6 +363,10 @@ static int wl_cmp_option(int c, char *arg, struct wl_cmp_opts *o,
 		break;
 	case WL_OPT_RESTORE:
 		o->restore = 1;
+		break;
+	case WL_OPT_CMP_PROFILE:
+		if (wl_fmt(o->profile, sizeof(o->profile), "%s", arg) || !*arg)
+			return wl_cmp_usage_err("bad profile directory '%s'", arg);
 		break;
 	case WL_OPT_MERGE:
 		o->merge = 1;

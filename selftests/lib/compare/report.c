@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "wl/compare/headline.h"
+#include "wl/compare/profile.h"
 #include "wl/compare/report.h"
 #include "wl/core/json_write.h"
 
@@ -616,6 +617,7 @@ void wl_print_table(FILE *f, const struct wl_run *r)
 		fprintf(f, "\nPlacement: none (%s)\n", r->env.module ?
 			"no trial counted a wakeup" :
 			"wakelab.ko was not loaded");
+	wl_prof_print(f, r);
 }
 
 void wl_print_brief(FILE *f, const struct wl_run *r)
@@ -937,7 +939,9 @@ void wl_print_json(FILE *f, const struct wl_run *r)
 			fputc('}', f);
 		}
 	}
-	fputs("],\"trials\":[", f);
+	fputc(']', f);
+	wl_prof_json(f, r);
+	fputs(",\"trials\":[", f);
 	first = 1;
 	for (i = 0; i < r->ntrial; i++) {
 		if (r->trial[i].exit_code == -2)

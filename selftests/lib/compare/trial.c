@@ -171,12 +171,13 @@ static void wl_read_result(struct wl_trial *t, char *out)
 
 /*
  * A trial's wl_stream command line into @argv (WL_MAX_ARGS): the runner,
- * the workload, the cell's count and size, the window (@dur), the options
- * after "--", then the spec's arg= items.
+ * the workload, the cell's count and size, the window (@dur), its profile
+ * directory (@prof, with --profile), the options after "--", then the
+ * spec's arg= items.
  */
 static void wl_trial_argv(const struct wl_cmp_opts *o,
 			  const struct wl_trial *t, char *dur, size_t dlen,
-			  char **argv)
+			  char *prof, size_t plen, char **argv)
 {
 	const struct wl_spec *sp = &wl_cmp_run.spec[t->policy];
 	const struct wl_cell *c = &wl_cmp_run.cell[t->cell];
@@ -194,6 +195,11 @@ static void wl_trial_argv(const struct wl_cmp_opts *o,
 	if (c->size[0]) {
 		argv[argc++] = "-m";
 		argv[argc++] = (char *)c->size;
+	}
+	if (o->profile[0]) {
+		snprintf(prof, plen, "%s/trial-%04d", o->profile, t->seq);
+		argv[argc++] = "--profile";
+		argv[argc++] = prof;
 	}
 	for (i = 0; i < o->nextra && argc < WL_MAX_ARGS - 2; i++)
 		argv[argc++] = o->extra[i];
@@ -263,11 +269,11 @@ static void wl_trial_classify(const struct wl_cmp_opts *o,
 /* Run one trial's wl_stream; fills exit_code and the parsed result. */
 static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
 {
-	char dur[32], *argv[WL_MAX_ARGS], *out;
+	char dur[32], prof[PATH_MAX], *argv[WL_MAX_ARGS], *out;
 	struct wl_capture_opts co;
 	double start = wl_now();
 
-	wl_trial_argv(o, t, dur, sizeof(dur), argv);
+	wl_trial_argv(o, t, dur, sizeof(dur), prof, sizeof(prof), argv);
 	out = calloc(1, WL_MAX_OUTPUT + 1);
 	if (!out) {
 		snprintf(t->err, sizeof(t->err), "out of resources");

@@ -237,6 +237,8 @@ struct wl_boot {
 	char	err[160];
 };
 
+struct wl_prof_run;
+
 /**
  * struct wl_run - a whole comparison
  * @workload:	wl_stream workload
@@ -272,6 +274,7 @@ struct wl_boot {
  *		its own sample sizes (wl_perm_min_p()) or its sampled
  *		splits (1 / (splits + 1)); NAN without tests
  * @ndup:	shares left out of the family as the same test as another
+ * @prof:	the trials' profiles (wl/compare/profile.h), NULL without
  *
  * In a kernel comparison each "policy" is a kernel (its label the kernel's
  * name, @desc what it is: release, preemption model, configuration, spec)
@@ -309,6 +312,7 @@ struct wl_run {
 	int			ntests;
 	double			minp;
 	int			ndup;
+	struct wl_prof_run	*prof;
 };
 
 /* Row name of a cell: "tcp_stream-4" (with "-m16384" when sizes vary). */

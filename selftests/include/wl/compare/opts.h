@@ -23,6 +23,7 @@
 #define WL_OPT_RESTORE		257
 #define WL_OPT_MERGE		258
 #define WL_OPT_DESCRIBE		259
+#define WL_OPT_CMP_PROFILE	260
 /* wl_compare's exit status on bad usage. */
 #define WL_EXIT_USAGE		2
 
@@ -43,6 +44,7 @@
  * @args:	them
  * @ndesc:	--describe KERNEL=TEXT options
  * @desc:	them
+ * @profile:	--profile: where each trial's profile goes ("": none)
  */
 struct wl_cmp_opts {
 	char	runner[PATH_MAX];
@@ -60,6 +62,7 @@ struct wl_cmp_opts {
 	char	**args;
 	int	ndesc;
 	char	*desc[WL_CMP_MAX_SPECS];
+	char	profile[PATH_MAX - 32];
 };
 
 /**

@@ -25,7 +25,7 @@
 #define WL_PROF_SYM_LEN		128
 
 /* perf stat's counters, by the names of 0-day's perf-stat.i.* metrics. */
-enum wl_pstat {
+enum wl_pstat_ev {
 	WL_PSTAT_CS,
 	WL_PSTAT_MIGRATIONS,
 	WL_PSTAT_TASK_CLOCK,
