@@ -172,6 +172,16 @@ static bool plant(struct __test_metadata *_metadata, FIXTURE_DATA(perf) *self,
 	return !st;
 }
 
+/* Skip without perf or the test module, else plant it burning @loops. */
+#define PLANT_OR_SKIP(loops) do {						\
+	if (self->skip)								\
+		SKIP(return, "%s", self->skip);					\
+	if (access(PLANTED_KO, R_OK))						\
+		SKIP(return, "%s: %s (tests/modules, built by scripts/vm)",	\
+		     PLANTED_KO, strerror(errno));				\
+	ASSERT_TRUE(plant(_metadata, self, loops));				\
+} while (0)
+
 /*
  * The planted cause found, and only while it burns: with burn_loops
  * 100000 the symbol takes 5 % or more of the samples and ranks among the
@@ -185,12 +195,7 @@ TEST_F_TIMEOUT(perf, planted_symbol_found, 900)
 	double all, on, off;
 	int rank, n;
 
-	if (self->skip)
-		SKIP(return, "%s", self->skip);
-	if (access(PLANTED_KO, R_OK))
-		SKIP(return, "%s: %s (tests/modules, built by scripts/vm)",
-		     PLANTED_KO, strerror(errno));
-	ASSERT_TRUE(plant(_metadata, self, "100000"));
+	PLANT_OR_SKIP("100000");
 
 	profile(_metadata, self, load);
 	n = kernel_symbols(self->out, PLANTED_SYM, &all, &on, &rank);
@@ -233,12 +238,7 @@ TEST_F_TIMEOUT(perf, wl_stream_profile, 900)
 	int rank = 0, n = 0, rc;
 	unsigned int i;
 
-	if (self->skip)
-		SKIP(return, "%s", self->skip);
-	if (access(PLANTED_KO, R_OK))
-		SKIP(return, "%s: %s (tests/modules, built by scripts/vm)",
-		     PLANTED_KO, strerror(errno));
-	ASSERT_TRUE(plant(_metadata, self, "100000"));
+	PLANT_OR_SKIP("100000");
 	snprintf(dir, sizeof(dir), "%s/p", self->dir);
 	rc = wl_capture("wl_stream", load, self->out, REPORT_LEN, 600);
 	ASSERT_EQ(0, rc) TH_LOG("wl_stream --profile: %.3000s", self->out);
