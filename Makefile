@@ -81,7 +81,7 @@ compare:
 		$(call wl_opt,boots,BOOTS) $(call wl_opt,jobs,JOBS) $(USER_KDIR) \
 		$(if $(NO_MODULE),--no-module) $(if $(QUICK),--quick) \
 		$(if $(NETNS),--netns) $(if $(PAIR),--pair) \
-		$(call wl_opt,peer-kernel,PEER_KERNEL)
+		$(if $(PROFILE),--profile) $(call wl_opt,peer-kernel,PEER_KERNEL)
 
 # False-positive rate and power of wl_compare's verdict in the VM.
 bench-verdict validate-verdict:

@@ -373,8 +373,9 @@ FAKE_PROFILE=planted FAKE_ARGS_LOG=$tmp/pargs run -r 8 -n 1,2 -s 7 \
 	--profile "$tmp/prof" -O "$tmp/pout" default NO_WA_IDLE >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c -- '--profile '"$tmp"'/prof/trial-0' "$tmp/pargs")" -eq 32 ] &&
 	[ -d "$tmp/prof/trial-0001" ] && [ -d "$tmp/prof/trial-0032" ] &&
-	[ "$(grep -o -- '--profile [^ ]*' "$tmp/pargs" | sort -u | wc -l)" -eq 32 ]
-ok $? "--profile DIR: each trial's wl_stream gets DIR/trial-SEQ of its own (rc=$rc)"
+	[ "$(grep -o -- '--profile [^ ]*' "$tmp/pargs" | sort -u | wc -l)" -eq 32 ] &&
+	[ -s "$tmp/prof/kallsyms" ] && ! ls "$tmp"/prof/trial-*/kallsyms >/dev/null 2>&1
+ok $? "--profile DIR: each trial's wl_stream gets DIR/trial-SEQ of its own, one kallsyms kept (rc=$rc)"
 
 awk '/^Profile, tcp_stream-[12], NO_WA_IDLE against default:$/ { getline; getline; print }' \
 	"$tmp/pout/report.txt" > "$tmp/first"

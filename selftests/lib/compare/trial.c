@@ -266,6 +266,52 @@ static void wl_trial_classify(const struct wl_cmp_opts *o,
 	}
 }
 
+/* Whether files @a and @b have the same bytes (1), differ (0), or -1. */
+static int wl_same_file(const char *a, const char *b)
+{
+	char x[8192], y[8192];
+	FILE *fa = fopen(a, "r"), *fb = fopen(b, "r");
+	size_t na, nb;
+	int same = -1;
+
+	if (fa && fb) {
+		do {
+			na = fread(x, 1, sizeof(x), fa);
+			nb = fread(y, 1, sizeof(y), fb);
+		} while (na == nb && na && !memcmp(x, y, na));
+		same = na == nb && !na && !ferror(fa) && !ferror(fb);
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/*
+ * Every trial's profile copies /proc/kallsyms: keep one, --profile's
+ * DIR/kallsyms; a copy that differs (a module loaded since) stays with its
+ * trial, in @prof.
+ */
+static void wl_trial_kallsyms(const struct wl_cmp_opts *o, const char *prof)
+{
+	char mine[PATH_MAX + 16], one[PATH_MAX + 16];
+
+	snprintf(mine, sizeof(mine), "%s/kallsyms", prof);
+	snprintf(one, sizeof(one), "%s/kallsyms", o->profile);
+	if (access(mine, F_OK))
+		return;
+	if (access(one, F_OK)) {
+		if (rename(mine, one))
+			fprintf(stderr, "wl_compare: keeping %s as %s: %s\n",
+				mine, one, strerror(errno));
+		return;
+	}
+	if (wl_same_file(mine, one) == 1 && unlink(mine))
+		fprintf(stderr, "wl_compare: removing %s: %s\n", mine,
+			strerror(errno));
+}
+
 /* Run one trial's wl_stream; fills exit_code and the parsed result. */
 static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
 {
@@ -284,6 +330,8 @@ static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
 		t->elapsed = wl_now() - start;
 		wl_trial_classify(o, t, &co, out);
 	}
+	if (o->profile[0])
+		wl_trial_kallsyms(o, prof);
 	free(out);
 }
 
