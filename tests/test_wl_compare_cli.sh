@@ -35,7 +35,7 @@ if ! make -s -C "$top/tests" "$cmp" >/dev/null 2>&1 && [ ! -x "$cmp" ]; then
 	echo "1..0 # SKIP wl_compare does not build"
 	exit 4
 fi
-echo "1..39"
+echo "1..40"
 
 mkdir -p "$tmp/dbg/sched" "$tmp/dbg/wakelab"
 feat="GENTLE_FAIR_SLEEPERS START_DEBIT NO_HRTICK WA_IDLE WA_WEIGHT WA_BIAS"
@@ -403,6 +403,12 @@ for c in cells:
     assert c["stat"]["perf-stat.i.context-switches"]["mean"] == 306394, c["stat"]
 EOF
 ok $? "--profile JSON: the profile family, the planted symbol significant, missing counters null"
+
+sed -n 2p "$tmp/pout/profile.dat" | grep -Eq '^"wakelab_planted_burn" 0\.300 0\.000 20\.000 0\.000$' &&
+	[ "$(grep -c '^# tcp_stream-' "$tmp/pout/profile.dat")" -eq 2 ] &&
+	grep -q "^plot 'profile.dat' index 0 using 2:3:xtic(1) title 'default'" "$tmp/pout/profile.gp" &&
+	{ ! command -v gnuplot >/dev/null || [ -s "$tmp/pout/profile.png" ]; }
+ok $? "--profile plot: profile.dat's largest symbols per cell, each policy's mean and stddev; profile.gp draws them (profile.png with gnuplot)"
 
 FAKE_PROF_NOISE=0 run -r 8 -n 1 --profile "$tmp/prof2" default name=again,WA_IDLE >"$tmp/aa.txt" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^Profile:' "$tmp/aa.txt" &&

@@ -573,3 +573,117 @@ void wl_prof_json(FILE *f, const struct wl_run *r)
 		}
 	fputs("]}", f);
 }
+
+/*
+ * The cells in the plot's order: first those with a marked result in the
+ * report (throughput or a placement share, the headline's), then the
+ * others, each in the table's order.  Returns how many (all).
+ */
+static int wl_prof_cell_order(const struct wl_run *r, int *order)
+{
+	int c, p, k, n = 0, pass, sig;
+
+	for (pass = 0; pass < 2; pass++)
+		for (c = 0; c < r->ncell; c++) {
+			for (p = 1, sig = 0; p < r->npol; p++) {
+				sig |= r->st[p][c].sig;
+				for (k = 0; k < WL_NR_PM; k++)
+					sig |= r->st[p][c].pl[k].sig;
+			}
+			if (sig == !pass)
+				order[n++] = c;
+		}
+	return n;
+}
+
+/*
+ * The symbols a cell's panel shows, into @idx: the WL_CMP_PROF_PLOT
+ * largest by their largest mean share in any policy.
+ */
+static int wl_prof_plot_syms(const struct wl_run *r, int c, int *idx)
+{
+	const struct wl_prof_run *pr = r->prof;
+	double best[WL_CMP_PROF_PLOT], m;
+	int s, p, i, n = 0;
+
+	for (s = 0; s < pr->nsym; s++) {
+		for (p = 0, m = 0; p < r->npol; p++)
+			m = fmax(m, pr->sh[p][c][s].mean);
+		if (m <= 0)
+			continue;
+		for (i = n; i > 0 && best[i - 1] < m; i--)
+			if (i < WL_CMP_PROF_PLOT) {
+				best[i] = best[i - 1];
+				idx[i] = idx[i - 1];
+			}
+		if (i < WL_CMP_PROF_PLOT) {
+			best[i] = m;
+			idx[i] = s;
+			n += n < WL_CMP_PROF_PLOT;
+		}
+	}
+	return n;
+}
+
+void wl_prof_plot_data(FILE *f, const struct wl_run *r)
+{
+	const struct wl_prof_run *pr = r->prof;
+	int order[WL_MAX_CELLS], idx[WL_CMP_PROF_PLOT], nc, n, i, j, p;
+	char cell[64];
+
+	if (!pr)
+		return;
+	nc = wl_prof_cell_order(r, order);
+	for (i = 0; i < nc; i++) {
+		wl_cell_name(r, order[i], cell, sizeof(cell), 0);
+		fprintf(f, "%s# %s: symbol, then mean share (%%) and stddev per policy\n",
+			i ? "\n\n" : "", cell);
+		n = wl_prof_plot_syms(r, order[i], idx);
+		for (j = 0; j < n; j++) {
+			fprintf(f, "\"%s\"", pr->name[idx[j]]);
+			for (p = 0; p < r->npol; p++) {
+				const struct wl_prof_share *sh = &pr->sh[p][order[i]][idx[j]];
+
+				fprintf(f, " %.3f", sh->mean);
+				if (isnan(sh->sd))
+					fputs(" ?", f);
+				else
+					fprintf(f, " %.3f", sh->sd);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+void wl_prof_plot_script(FILE *f, const struct wl_run *r)
+{
+	int order[WL_MAX_CELLS], nc, i, p, rows;
+	char cell[64];
+
+	if (!r->prof)
+		return;
+	nc = wl_prof_cell_order(r, order);
+	rows = nc < WL_CMP_PROF_PANELS ? nc : WL_CMP_PROF_PANELS;
+	fprintf(f, "# gnuplot script written by wl_compare; run: gnuplot profile.gp\n");
+	fprintf(f, "set terminal pngcairo size 1200,%d\nset output 'profile.png'\n",
+		360 * rows + 60);
+	fprintf(f, "set datafile missing '?'\n");
+	fprintf(f, "set multiplot layout %d,1 title \"%s %s: the kernel symbols' share of %s samples (perf %s), mean per %s, bars: stddev\" noenhanced\n",
+		rows, r->env.release, r->env.mode, r->prof->event, r->prof->perf,
+		r->nboot ? "boot" : "trial");
+	fprintf(f, "set style data histogram\nset style histogram errorbars gap 1 lw 1\n");
+	fprintf(f, "set style fill solid 0.5 border -1\nset boxwidth 0.9\n");
+	fprintf(f, "set xtics rotate by -25 noenhanced\nset key top right noenhanced\n");
+	fprintf(f, "set ylabel '%% of samples'\nset yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\nset grid ytics\n");
+	for (i = 0; i < rows; i++) {
+		wl_cell_name(r, order[i], cell, sizeof(cell), 0);
+		fprintf(f, "set title \"%s%s\" noenhanced\n", cell,
+			i ? "" : " (first: the cell the headline names, if any)");
+		for (p = 0; p < r->npol; p++)
+			fprintf(f, "%s'profile.dat' index %d using %d:%d%s title '%s'",
+				p ? ", \\\n     " : "plot ", i, 2 + 2 * p, 3 + 2 * p,
+				p ? "" : ":xtic(1)", r->spec[p].label);
+		fputc('\n', f);
+	}
+	fprintf(f, "unset multiplot\n");
+}

@@ -1041,7 +1041,7 @@ void wl_print_plot_script(FILE *f, const struct wl_run *r)
 	fprintf(f, "\nunset multiplot\n");
 }
 
-static int wl_run_gnuplot(const char *dir)
+static int wl_run_gnuplot(const char *dir, const char *script)
 {
 	int status;
 	pid_t pid;
@@ -1058,7 +1058,7 @@ static int wl_run_gnuplot(const char *dir)
 			dup2(fd, STDOUT_FILENO);
 			dup2(fd, STDERR_FILENO);	/* warnings; rc counts */
 		}
-		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
+		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
@@ -1099,6 +1099,7 @@ static void wl_print_report(FILE *f, const struct wl_run *r)
 int wl_cmp_write_out(const char *dir, const struct wl_run *r)
 {
 	int ret = 0, g;
+	const char *gp;
 
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "wl_compare: mkdir %s: %s\n", dir,
@@ -1109,12 +1110,21 @@ int wl_cmp_write_out(const char *dir, const struct wl_run *r)
 	ret |= wl_write_file_with(dir, "results.json", wl_print_json, r);
 	ret |= wl_write_file_with(dir, "plot.dat", wl_print_plot_data, r);
 	ret |= wl_write_file_with(dir, "plot.gp", wl_print_plot_script, r);
-	g = wl_run_gnuplot(dir);
+	if (r->prof) {
+		ret |= wl_write_file_with(dir, "profile.dat", wl_prof_plot_data, r);
+		ret |= wl_write_file_with(dir, "profile.gp", wl_prof_plot_script, r);
+	}
+	gp = "plot.gp";
+	g = wl_run_gnuplot(dir, gp);
+	if (!g && r->prof) {
+		gp = "profile.gp";
+		g = wl_run_gnuplot(dir, gp);
+	}
 	if (g == 127)
-		fprintf(stderr, "wl_compare: gnuplot not installed: run 'gnuplot plot.gp' in %s for plot.png\n",
-			dir);
+		fprintf(stderr, "wl_compare: gnuplot not installed: run 'gnuplot plot.gp'%s in %s for the plots\n",
+			r->prof ? " and 'gnuplot profile.gp'" : "", dir);
 	else if (g)
-		fprintf(stderr, "wl_compare: gnuplot failed (%d) on %s/plot.gp\n",
-			g, dir);
+		fprintf(stderr, "wl_compare: gnuplot failed (%d) on %s/%s\n",
+			g, dir, gp);
 	return ret;
 }

@@ -28,6 +28,9 @@
 #define WL_CMP_PROF_TEST_PCT	0.5
 /* Symbols a (policy, cell) lists by change, beside every scheduler one. */
 #define WL_CMP_PROF_SHOW	8
+/* profile.png: symbols per panel, and panels (cells) at most. */
+#define WL_CMP_PROF_PLOT	10
+#define WL_CMP_PROF_PANELS	4
 /* perf stat's counters and instructions per cycle. */
 #define WL_CMP_PROF_IPC		WL_PSTAT_NR
 #define WL_CMP_PROF_NSTAT	(WL_PSTAT_NR + 1)
@@ -102,5 +105,13 @@ void wl_prof_free(struct wl_prof_run *pr);
 void wl_prof_print(FILE *f, const struct wl_run *r);
 /* ,"profile":{...} for results.json (null without one). */
 void wl_prof_json(FILE *f, const struct wl_run *r);
+/*
+ * profile.dat: per cell (the cells with a result the headline names first,
+ * then the others), the WL_CMP_PROF_PLOT symbols with the largest share,
+ * each policy's mean and stddev; profile.gp draws the first
+ * WL_CMP_PROF_PANELS cells as clustered bars into profile.png.
+ */
+void wl_prof_plot_data(FILE *f, const struct wl_run *r);
+void wl_prof_plot_script(FILE *f, const struct wl_run *r);
 
 #endif /* WL_COMPARE_PROFILE_H */
