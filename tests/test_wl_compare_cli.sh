@@ -369,13 +369,14 @@ ok $? "--out JSON: env.sched_cache (enabled 1, state from the LLC count, inferre
 # wakelab_planted_burn 20 % under NO_WA_IDLE (FAKE_PROFILE=planted), 0.3 %
 # otherwise.
 rm -f "$tmp/pargs"
-FAKE_PROFILE=planted FAKE_ARGS_LOG=$tmp/pargs run -r 8 -n 1,2 -s 7 \
+FAKE_PROFILE=planted FAKE_PROF_COST=90 FAKE_ARGS_LOG=$tmp/pargs run -r 8 -n 1,2 -s 7 \
 	--profile "$tmp/prof" -O "$tmp/pout" default NO_WA_IDLE >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c -- '--profile '"$tmp"'/prof/trial-0' "$tmp/pargs")" -eq 32 ] &&
+	[ "$(grep -vc -- '--profile' "$tmp/pargs")" -eq 6 ] &&
 	[ -d "$tmp/prof/trial-0001" ] && [ -d "$tmp/prof/trial-0032" ] &&
 	[ "$(grep -o -- '--profile [^ ]*' "$tmp/pargs" | sort -u | wc -l)" -eq 32 ] &&
 	[ -s "$tmp/prof/kallsyms" ] && ! ls "$tmp"/prof/trial-*/kallsyms >/dev/null 2>&1
-ok $? "--profile DIR: each trial's wl_stream gets DIR/trial-SEQ of its own, one kallsyms kept (rc=$rc)"
+ok $? "--profile DIR: each trial's wl_stream gets DIR/trial-SEQ of its own, one kallsyms kept; 3 rounds x 2 cells of unprofiled baseline twins (rc=$rc)"
 
 awk '/^Profile, tcp_stream-[12], NO_WA_IDLE against default:$/ { getline; getline; print }' \
 	"$tmp/pout/report.txt" > "$tmp/first"
@@ -383,10 +384,12 @@ awk '/^Profile, tcp_stream-[12], NO_WA_IDLE against default:$/ { getline; getlin
 	[ "$(grep -Ec '^  wakelab_planted_burn +0\.30 +20\.00 +\+19\.70 +0\.0002 +0\.00[0-9]+ \*$' "$tmp/first")" -eq 2 ] &&
 	grep -q '^Profile: perf 6.1.192 record -a -g over each trial.s window, 32 trials, event cpu-clock\.$' "$tmp/pout/report.txt" &&
 	grep -q 'Holm over the profile.s own' "$tmp/pout/report.txt" &&
+	grep -q '^  Cost: the baseline.s throughput with perf is 90.0 % of that without$' "$tmp/pout/report.txt" &&
+	grep -q '^  (geometric mean of 6 pairs, 90.0 to 90.0 %' "$tmp/pout/report.txt" &&
 	grep -q '^  perf-stat.i.cpu-cycles: missing (perf stat could not count it here: no PMU)$' "$tmp/pout/report.txt" &&
 	grep -Eq '^ +306394 +\+0\.0% +306394 +perf-stat.i.context-switches$' "$tmp/pout/report.txt" &&
 	! grep -q 'perf-stat.i.cpu-cycles .*[0-9]' "$tmp/pout/report.txt"
-ok $? "--profile: the planted symbol first in both cells, marked after Holm; perf stat's hardware counters missing"
+ok $? "--profile: the planted symbol first in both cells, marked after Holm; the cost measured (90 %); perf stat's hardware counters missing"
 
 python3 - "$tmp/pout/results.json" <<'EOF'
 import json, sys
@@ -394,6 +397,8 @@ d = json.load(open(sys.argv[1]))
 p = d["profile"]
 assert p["event"] == "cpu-clock" and p["trials"] == 32, p["event"]
 assert p["correction"]["family"] == "profile" and 0 < p["correction"]["tests"] <= 2 * 10, p["correction"]
+assert p["cost"]["pairs"] == 6 and abs(p["cost"]["ratio"] - 0.9) < 1e-9, p["cost"]
+assert [c["pairs"] for c in p["cost"]["cells"]] == [3, 3], p["cost"]
 cells = [c for c in p["cells"] if c["policy"] == "NO_WA_IDLE"]
 assert len(cells) == 2, cells
 for c in cells:

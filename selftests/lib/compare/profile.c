@@ -447,6 +447,50 @@ static void wl_prof_print_stat(FILE *f, const struct wl_run *r,
 	}
 }
 
+/*
+ * --profile's cost over the cells (@c -1) or in cell @c: the geometric
+ * mean of profiled / unprofiled throughput over the pairs, their range,
+ * and how many; NAN without a pair.
+ */
+static double wl_prof_cost_ratio(const struct wl_run *r, int c, double *lo,
+				 double *hi, int *n)
+{
+	double s = 0, q;
+	int i, k;
+
+	*n = 0;
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (k = c < 0 ? 0 : c; k < (c < 0 ? r->ncell : c + 1); k++)
+		for (i = 0; i < r->cost[k].n; i++) {
+			if (!(r->cost[k].off[i] > 0) || !(r->cost[k].on[i] > 0))
+				continue;
+			q = r->cost[k].on[i] / r->cost[k].off[i];
+			s += log(q);
+			*lo = fmin(*lo, q);
+			*hi = fmax(*hi, q);
+			(*n)++;
+		}
+	return *n ? exp(s / *n) : NAN;
+}
+
+/* The cost line of the Profile block. */
+static void wl_prof_print_cost(FILE *f, const struct wl_run *r)
+{
+	double q, lo, hi;
+	int n;
+
+	q = wl_prof_cost_ratio(r, -1, &lo, &hi, &n);
+	if (!n) {
+		fprintf(f, "  Cost: not measured (no baseline trial ran again without perf).\n");
+		return;
+	}
+	fprintf(f, "  Cost: the baseline's throughput with perf is %.1f %% of that without\n"
+		"  (geometric mean of %d pairs, %.1f to %.1f %%: in the first %d rounds each\n"
+		"  profiled baseline trial ran again at once without perf, in this boot).\n",
+		100 * q, n, 100 * lo, 100 * hi, WL_CMP_PROF_COST_ROUNDS);
+}
+
 void wl_prof_print(FILE *f, const struct wl_run *r)
 {
 	const struct wl_prof_run *pr = r->prof;
@@ -474,6 +518,7 @@ void wl_prof_print(FILE *f, const struct wl_run *r)
 		r->nboot ? "boot" : "trial", r->spec[0].label, pr->ntests,
 		WL_CMP_PROF_TEST_TOP, WL_CMP_PROF_TEST_PCT, r->alpha,
 		WL_CMP_PROF_SHOW);
+	wl_prof_print_cost(f, r);
 	for (c = 0; c < r->ncell; c++) {
 		wl_cell_name(r, c, cell, sizeof(cell), 0);
 		for (p = 1; p < r->npol; p++) {
@@ -509,6 +554,33 @@ static void wl_prof_put_num(FILE *f, const char *key, double v)
 		fprintf(f, "\"%s\":%.6g", key, v);
 }
 
+/* "cost": pooled and per cell, the ratio with perf to without. */
+static void wl_prof_json_cost(FILE *f, const struct wl_run *r)
+{
+	double q, lo, hi;
+	char cell[64];
+	int c, n;
+
+	q = wl_prof_cost_ratio(r, -1, &lo, &hi, &n);
+	fprintf(f, "{\"pairs\":%d,", n);
+	wl_prof_put_num(f, "ratio", q);
+	fputc(',', f);
+	wl_prof_put_num(f, "min", n ? lo : NAN);
+	fputc(',', f);
+	wl_prof_put_num(f, "max", n ? hi : NAN);
+	fputs(",\"cells\":[", f);
+	for (c = 0; c < r->ncell; c++) {
+		q = wl_prof_cost_ratio(r, c, &lo, &hi, &n);
+		wl_cell_name(r, c, cell, sizeof(cell), 0);
+		fputs(c ? ",{\"cell\":" : "{\"cell\":", f);
+		wl_json_put_string(f, cell);
+		fprintf(f, ",\"pairs\":%d,", n);
+		wl_prof_put_num(f, "ratio", q);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
 void wl_prof_json(FILE *f, const struct wl_run *r)
 {
 	const struct wl_prof_run *pr = r->prof;
@@ -522,8 +594,10 @@ void wl_prof_json(FILE *f, const struct wl_run *r)
 	wl_json_put_string(f, pr->perf);
 	fputs(",\"event\":", f);
 	wl_json_put_string(f, pr->event);
-	fprintf(f, ",\"trials\":%d,\"correction\":{\"method\":\"holm\",\"family\":\"profile\",\"tests\":%d,\"top\":%d,\"sched_min_pct\":%g},\"cells\":[",
+	fprintf(f, ",\"trials\":%d,\"correction\":{\"method\":\"holm\",\"family\":\"profile\",\"tests\":%d,\"top\":%d,\"sched_min_pct\":%g},\"cost\":",
 		pr->ntrials, pr->ntests, WL_CMP_PROF_TEST_TOP, WL_CMP_PROF_TEST_PCT);
+	wl_prof_json_cost(f, r);
+	fputs(",\"cells\":[", f);
 	for (c = 0; c < r->ncell; c++)
 		for (p = 0; p < r->npol; p++) {
 			char cell[64];

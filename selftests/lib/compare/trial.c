@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +178,7 @@ static void wl_read_result(struct wl_trial *t, char *out)
  */
 static void wl_trial_argv(const struct wl_cmp_opts *o,
 			  const struct wl_trial *t, char *dur, size_t dlen,
-			  char *prof, size_t plen, char **argv)
+			  char *prof, size_t plen, bool profile, char **argv)
 {
 	const struct wl_spec *sp = &wl_cmp_run.spec[t->policy];
 	const struct wl_cell *c = &wl_cmp_run.cell[t->cell];
@@ -196,7 +197,7 @@ static void wl_trial_argv(const struct wl_cmp_opts *o,
 		argv[argc++] = "-m";
 		argv[argc++] = (char *)c->size;
 	}
-	if (o->profile[0]) {
+	if (profile) {
 		snprintf(prof, plen, "%s/trial-%04d", o->profile, t->seq);
 		argv[argc++] = "--profile";
 		argv[argc++] = prof;
@@ -312,14 +313,18 @@ static void wl_trial_kallsyms(const struct wl_cmp_opts *o, const char *prof)
 			strerror(errno));
 }
 
-/* Run one trial's wl_stream; fills exit_code and the parsed result. */
-static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
+/*
+ * Run one trial's wl_stream, profiled when @profile (--profile); fills
+ * exit_code and the parsed result.
+ */
+static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t,
+			 bool profile)
 {
 	char dur[32], prof[PATH_MAX], *argv[WL_MAX_ARGS], *out;
 	struct wl_capture_opts co;
 	double start = wl_now();
 
-	wl_trial_argv(o, t, dur, sizeof(dur), prof, sizeof(prof), argv);
+	wl_trial_argv(o, t, dur, sizeof(dur), prof, sizeof(prof), profile, argv);
 	out = calloc(1, WL_MAX_OUTPUT + 1);
 	if (!out) {
 		snprintf(t->err, sizeof(t->err), "out of resources");
@@ -330,7 +335,7 @@ static void wl_run_trial(const struct wl_cmp_opts *o, struct wl_trial *t)
 		t->elapsed = wl_now() - start;
 		wl_trial_classify(o, t, &co, out);
 	}
-	if (o->profile[0])
+	if (profile)
 		wl_trial_kallsyms(o, prof);
 	free(out);
 }
@@ -417,6 +422,37 @@ int wl_cmp_restore_saved(const struct wl_cmp_opts *o)
 	return 0;
 }
 
+/*
+ * --profile's cost: in its first WL_CMP_PROF_COST_ROUNDS rounds a
+ * baseline trial that succeeded is run again at once without perf, its
+ * throughput kept beside the profiled one's (wl_run.cost), not a trial of
+ * the comparison.
+ */
+static void wl_cost_twin(const struct wl_cmp_opts *o, const struct wl_trial *t)
+{
+	struct wl_prof_cost *pc = &wl_cmp_run.cost[t->cell];
+	struct wl_trial *twin;
+
+	if (!o->profile[0] || t->policy || !t->ok ||
+	    t->round > WL_CMP_PROF_COST_ROUNDS || wl_cmp_stop ||
+	    pc->n >= WL_CMP_PROF_COST_ROUNDS)
+		return;
+	twin = malloc(sizeof(*twin));
+	if (!twin)
+		return;
+	*twin = *t;
+	twin->raw = NULL;
+	twin->err[0] = '\0';
+	wl_run_trial(o, twin, false);
+	if (twin->ok) {
+		pc->on[pc->n] = t->aggregate;
+		pc->off[pc->n] = twin->aggregate;
+		pc->n++;
+	}
+	free(twin->raw);
+	free(twin);
+}
+
 void wl_cmp_run_all(const struct wl_cmp_opts *o)
 {
 	double t0 = wl_now(), per;
@@ -440,8 +476,9 @@ void wl_cmp_run_all(const struct wl_cmp_opts *o)
 			applied = t->policy;
 		}
 		t->start = wl_now() - t0;
-		wl_run_trial(o, t);
+		wl_run_trial(o, t, o->profile[0]);
 		done++;
+		wl_cost_twin(o, t);
 		if (t->exit_code == WL_EXIT_SKIP) {
 			fprintf(stderr, "wl_compare: wl_stream skipped (exit 4): the workload is unsupported here\n");
 			t->exit_code = -2;

@@ -239,6 +239,21 @@ struct wl_boot {
 
 struct wl_prof_run;
 
+/* Rounds of a --profile run whose baseline trials are run again unprofiled. */
+#define WL_CMP_PROF_COST_ROUNDS	3
+
+/**
+ * struct wl_prof_cost - what --profile costs in one cell
+ * @n:		pairs: a profiled baseline trial, then the same unprofiled
+ * @on:		the profiled trials' throughput
+ * @off:	the unprofiled twins'
+ */
+struct wl_prof_cost {
+	int	n;
+	double	on[WL_CMP_PROF_COST_ROUNDS];
+	double	off[WL_CMP_PROF_COST_ROUNDS];
+};
+
 /**
  * struct wl_run - a whole comparison
  * @workload:	wl_stream workload
@@ -275,6 +290,7 @@ struct wl_prof_run;
  *		splits (1 / (splits + 1)); NAN without tests
  * @ndup:	shares left out of the family as the same test as another
  * @prof:	the trials' profiles (wl/compare/profile.h), NULL without
+ * @cost:	per cell, what --profile cost the baseline's throughput
  *
  * In a kernel comparison each "policy" is a kernel (its label the kernel's
  * name, @desc what it is: release, preemption model, configuration, spec)
@@ -313,6 +329,7 @@ struct wl_run {
 	double			minp;
 	int			ndup;
 	struct wl_prof_run	*prof;
+	struct wl_prof_cost	cost[WL_MAX_CELLS];
 };
 
 /* Row name of a cell: "tcp_stream-4" (with "-m16384" when sizes vary). */
