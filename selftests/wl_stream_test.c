@@ -1606,6 +1606,45 @@ TEST_F(engine, netperf_bad_usage)
 	}
 }
 
+/*
+ * --profile's bad input is refused before any worker starts, with the
+ * reason: a directory that is a file (or, without perf, perf's absence and
+ * its Debian package), a missing parent; with --serve and netperf: a
+ * usage error.
+ */
+TEST_F(engine, profile_refusals)
+{
+	static const char * const usage[] = {
+		"--serve --profile /tmp/p", "-w netperf:TCP_STREAM --profile /tmp/p",
+		"--profile=",
+	};
+	struct wlt_run *r = self->run;
+	char args[128], file[] = "/tmp/wl_stream_test.XXXXXX";
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(usage); i++) {
+		wlt_run(r, usage[i]);
+		EXPECT_EQ(WLT_USAGE, wlt_exit(r)) TH_LOG("'%s'", usage[i]);
+		EXPECT_NE(NULL, strstr(r->err, "--profile"))
+			TH_LOG("'%s': %s", usage[i], r->err);
+	}
+	fd = mkstemp(file);
+	ASSERT_LE(0, fd);
+	close(fd);
+	snprintf(args, sizeof(args), "-l 0.5 -W 0.1 --profile %s", file);
+	wlt_run(r, args);
+	EXPECT_EQ(1, wlt_exit(r));
+	EXPECT_TRUE(strstr(r->err, "not a directory") ||
+		    strstr(r->err, "apt install linux-perf")) TH_LOG("%s", r->err);
+	unlink(file);
+	wlt_run(r, "-l 0.5 -W 0.1 --profile /nonexistent/wl_stream_test/p");
+	EXPECT_EQ(1, wlt_exit(r));
+	EXPECT_TRUE(strstr(r->err, "No such file or directory") ||
+		    strstr(r->err, "apt install linux-perf")) TH_LOG("%s", r->err);
+	EXPECT_STREQ("", r->out);
+}
+
 /* --- network paths: --netns and two hosts --------------------------------- */
 
 /* --netns: the offloads asked for are the ones the report shows. */

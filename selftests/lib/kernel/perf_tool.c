@@ -254,6 +254,7 @@ int wl_prof_start(struct wl_profile *p, char *why, size_t len)
 	char data[PATH_MAX], csv[PATH_MAX], hz[16], out[128];
 	const char *rec_args[12], *stat_args[12];
 	char *ver_argv[] = { p->perf, "--version", NULL };
+	struct stat sb;
 	int n;
 
 	p->rec = (struct wl_pchild){ 0, -1, -1 };
@@ -269,8 +270,13 @@ int wl_prof_start(struct wl_profile *p, char *why, size_t len)
 	}
 	snprintf(p->version, sizeof(p->version), "%.*s",
 		 (int)strcspn(out + 13, "\n"), out + 13);
-	if (mkdir(p->dir, 0755) && errno != EEXIST) {
-		snprintf(why, len, "%s: %s", p->dir, strerror(errno));
+	if ((mkdir(p->dir, 0755) && errno != EEXIST) ||
+	    stat(p->dir, &sb) || access(p->dir, W_OK)) {
+		snprintf(why, len, "--profile %s: %s", p->dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		snprintf(why, len, "--profile %s: not a directory", p->dir);
 		return -1;
 	}
 	snprintf(p->event, sizeof(p->event), "%s",
