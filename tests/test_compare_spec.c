@@ -374,6 +374,76 @@ static void test_sched_cache(void)
 	free(back);
 }
 
+/*
+ * param.MODULE.NAME=V: a loaded module's parameter (the emulation's
+ * ROOT/sys/module/...), checked, applied, described, kept in the state
+ * file and restored; a module not loaded, a parameter it lacks, a
+ * read-only one and bad syntax are refused with the reason.
+ */
+static void test_param(void)
+{
+	const char *texts[] = { "default",
+				"name=planted,param.wakelab_planted.burn_loops=100000" };
+	const char *bad_syntax[] = {
+		"param.wakelab_planted.burn_loops", "param.burn_loops=1",
+		"param.Wakelab.x=1", "param.m.p=", "param.m.p=a'b", "param.m.p=a;b",
+	};
+	const char *notloaded[] = { "param.nosuch.x=1" };
+	const char *noparam[] = { "param.wakelab_planted.nosuch=1" };
+	const char *ro[] = { "param.wakelab_planted.ro=1" };
+	struct wl_state *st = calloc(1, sizeof(*st));
+	struct wl_state *back = calloc(1, sizeof(*back));
+	char err[512], v[32], desc[256], path[128], q[256];
+	struct wl_spec sp[2];
+	unsigned int i;
+	int ret, pid, bad = 0;
+
+	for (i = 0; i < sizeof(bad_syntax) / sizeof(bad_syntax[0]); i++)
+		if (!parse(bad_syntax[i], &sp[0], err) || !strstr(err, "param"))
+			bad++;
+	CHECK(!bad, "param: %u bad forms refused, naming param.MODULE.NAME=VALUE\n", i);
+	make_tree(1);
+	mk("sys");
+	mk("sys/module");
+	mk("sys/module/wakelab_planted");
+	mk("sys/module/wakelab_planted/parameters");
+	put("sys/module/wakelab_planted/parameters/burn_loops", "0\n");
+	put("sys/module/wakelab_planted/parameters/ro", "7\n");
+	snprintf(q, sizeof(q), "%s/sys/module/wakelab_planted/parameters/ro", root);
+	chmod(q, 0444);
+	ret = check(st, texts, 2, sp, err);
+	CHECK(!ret && st->nset == 1 && st->set[0].kind == WL_IT_PARAM &&
+	      !strcmp(st->set[0].key, "wakelab_planted.burn_loops") &&
+	      !strcmp(st->set[0].orig, "0"),
+	      "param: the parameter and its original (%s)\n", ret ? err : "");
+	wl_spec_describe(st, &sp[1], desc, sizeof(desc));
+	ret = wl_spec_apply(st, &sp[1], err, sizeof(err));
+	get("sys/module/wakelab_planted/parameters/burn_loops", v, sizeof(v));
+	CHECK(!ret && !strcmp(v, "100000") &&
+	      !strcmp(desc, "param.wakelab_planted.burn_loops=100000"),
+	      "param: applied for its spec, described as %s\n", desc);
+	snprintf(path, sizeof(path), "%s/%s", root, WL_STATE_NAME);
+	ret = wl_state_save(st, path, err, sizeof(err));
+	wl_state_init(back);
+	ret = ret ? ret : wl_state_load(back, path, &pid, err, sizeof(err));
+	ret = ret ? ret : wl_spec_restore(back, err, sizeof(err));
+	get("sys/module/wakelab_planted/parameters/burn_loops", v, sizeof(v));
+	CHECK(!ret && !strcmp(v, "0"), "param: the state file restores it (%s)\n",
+	      ret ? err : v);
+	unlink(path);
+	ret = check(st, notloaded, 1, sp, err);
+	CHECK(ret == -1 && strstr(err, "module nosuch is not loaded"),
+	      "param: a module not loaded: %s\n", err);
+	ret = check(st, noparam, 1, sp, err);
+	CHECK(ret == -1 && strstr(err, "has no parameter nosuch"),
+	      "param: a parameter it lacks: %s\n", err);
+	ret = check(st, ro, 1, sp, err);
+	CHECK(ret == -1 && strstr(err, "cannot be changed while it is loaded"),
+	      "param: a read-only parameter: %s\n", err);
+	free(st);
+	free(back);
+}
+
 /* Every setting of @b is the same setting with the same original in @a. */
 static int same_settings(const struct wl_state *a, const struct wl_state *b)
 {
@@ -589,6 +659,15 @@ static void test_state_refused(void)
 		{ "a tunable named like a path",
 		  "set\ttunable\t../victim\t%s/wakelab/../victim\t5\n", 0644,
 		  "'..'" },
+		{ "a module parameter outside /sys/module/M/parameters",
+		  "set\tparam\twakelab_planted.burn_loops\t%s/victim\t0\n", 0644,
+		  "not the file wl_compare saves it from" },
+		{ "a module parameter named like a path",
+		  "set\tparam\t../x.y\t%s/sys/module/../x/parameters/y\t0\n", 0644,
+		  "'..'" },
+		{ "a module parameter value with a space",
+		  "set\tparam\tm.p\t%s/sys/module/m/parameters/p\ta b\n", 0644,
+		  "is no value a param has" },
 		{ "a tunable that is a table",
 		  "set\ttunable\tplacement\t%s/wakelab/placement\t5\n", 0644,
 		  "no tunable wl_compare saves is named 'placement'" },
@@ -678,12 +757,13 @@ int main(void)
 	snprintf(root, sizeof(root), "/tmp/test_compare_spec.%d", getpid());
 	setenv("WL_FAKE_DEBUGFS", root, 1);
 	ksft_print_header();
-	ksft_set_plan(57);
+	ksft_set_plan(64);
 	test_syntax();
 	test_check();
 	test_apply();
 	test_state_file();
 	test_sched_cache();
+	test_param();
 	test_values();
 	test_gone();
 	test_fake_bound();

@@ -366,19 +366,23 @@ EOF
 ok $? "--out JSON: env.sched_cache (enabled 1, state from the LLC count, inferred), lb_migr per 1000 wakeups in stats, raw counters in trials"
 
 # --profile: the stand-in's shares from a host profile (+-10 %), its
-# wakelab_planted_burn 20 % under NO_WA_IDLE (FAKE_PROFILE=planted), 0.3 %
-# otherwise.
+# wakelab_planted_burn 20 % under the one spec that sets the emulated
+# wakelab_planted.ko's burn_loops, 0.3 % otherwise.
 rm -f "$tmp/pargs"
-FAKE_PROFILE=planted FAKE_PROF_COST=90 FAKE_ARGS_LOG=$tmp/pargs run -r 8 -n 1,2 -s 7 \
-	--profile "$tmp/prof" -O "$tmp/pout" default NO_WA_IDLE >/dev/null 2>&1; rc=$?
+mkdir -p "$tmp/dbg/sys/module/wakelab_planted/parameters"
+echo 0 > "$tmp/dbg/sys/module/wakelab_planted/parameters/burn_loops"
+FAKE_PROF_COST=90 FAKE_ARGS_LOG=$tmp/pargs run -r 8 -n 1,2 -s 7 \
+	--profile "$tmp/prof" -O "$tmp/pout" default \
+	name=planted,param.wakelab_planted.burn_loops=100000 >/dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c -- '--profile '"$tmp"'/prof/trial-0' "$tmp/pargs")" -eq 32 ] &&
 	[ "$(grep -vc -- '--profile' "$tmp/pargs")" -eq 6 ] &&
 	[ -d "$tmp/prof/trial-0001" ] && [ -d "$tmp/prof/trial-0032" ] &&
 	[ "$(grep -o -- '--profile [^ ]*' "$tmp/pargs" | sort -u | wc -l)" -eq 32 ] &&
-	[ -s "$tmp/prof/kallsyms" ] && ! ls "$tmp"/prof/trial-*/kallsyms >/dev/null 2>&1
-ok $? "--profile DIR: each trial's wl_stream gets DIR/trial-SEQ of its own, one kallsyms kept; 3 rounds x 2 cells of unprofiled baseline twins (rc=$rc)"
+	[ -s "$tmp/prof/kallsyms" ] && ! ls "$tmp"/prof/trial-*/kallsyms >/dev/null 2>&1 &&
+	[ "$(cat "$tmp/dbg/sys/module/wakelab_planted/parameters/burn_loops")" = 0 ]
+ok $? "--profile DIR: each trial's wl_stream gets DIR/trial-SEQ of its own, one kallsyms kept; 3 rounds x 2 cells of unprofiled baseline twins; burn_loops restored to 0 (rc=$rc)"
 
-awk '/^Profile, tcp_stream-[12], NO_WA_IDLE against default:$/ { getline; getline; print }' \
+awk '/^Profile, tcp_stream-[12], planted against default:$/ { getline; getline; print }' \
 	"$tmp/pout/report.txt" > "$tmp/first"
 [ "$(wc -l < "$tmp/first")" -eq 2 ] &&
 	[ "$(grep -Ec '^  wakelab_planted_burn +0\.30 +20\.00 +\+19\.70 +0\.0002 +0\.00[0-9]+ \*$' "$tmp/first")" -eq 2 ] &&
@@ -389,7 +393,7 @@ awk '/^Profile, tcp_stream-[12], NO_WA_IDLE against default:$/ { getline; getlin
 	grep -q '^  perf-stat.i.cpu-cycles: missing (perf stat could not count it here: no PMU)$' "$tmp/pout/report.txt" &&
 	grep -Eq '^ +306394 +\+0\.0% +306394 +perf-stat.i.context-switches$' "$tmp/pout/report.txt" &&
 	! grep -q 'perf-stat.i.cpu-cycles .*[0-9]' "$tmp/pout/report.txt"
-ok $? "--profile: the planted symbol first in both cells, marked after Holm; the cost measured (90 %); perf stat's hardware counters missing"
+ok $? "--profile: the planted symbol (param.wakelab_planted.burn_loops in one spec) first in both cells, marked after Holm; the cost measured (90 %); perf stat's hardware counters missing"
 
 python3 - "$tmp/pout/results.json" <<'EOF'
 import json, sys
@@ -399,7 +403,7 @@ assert p["event"] == "cpu-clock" and p["trials"] == 32, p["event"]
 assert p["correction"]["family"] == "profile" and 0 < p["correction"]["tests"] <= 2 * 10, p["correction"]
 assert p["cost"]["pairs"] == 6 and abs(p["cost"]["ratio"] - 0.9) < 1e-9, p["cost"]
 assert [c["pairs"] for c in p["cost"]["cells"]] == [3, 3], p["cost"]
-cells = [c for c in p["cells"] if c["policy"] == "NO_WA_IDLE"]
+cells = [c for c in p["cells"] if c["policy"] == "planted"]
 assert len(cells) == 2, cells
 for c in cells:
     s = {x["symbol"]: x for x in c["symbols"]}["wakelab_planted_burn"]
@@ -416,10 +420,12 @@ sed -n 2p "$tmp/pout/profile.dat" | grep -Eq '^"wakelab_planted_burn" 0\.300 0\.
 ok $? "--profile plot: profile.dat's largest symbols per cell, each policy's mean and stddev; profile.gp draws them (profile.png with gnuplot)"
 
 FAKE_PROF_NOISE=0 run -r 8 -n 1 --profile "$tmp/prof2" default name=again,WA_IDLE >"$tmp/aa.txt" 2>&1; rc=$?
+run param.nosuch.x=1 >/dev/null 2>"$tmp/err"; prc=$?
 [ $rc -eq 0 ] && grep -q '^Profile:' "$tmp/aa.txt" &&
 	! sed -n '/^Profile:/,/^perf stat/p' "$tmp/aa.txt" | grep -q ' \*$' &&
-	! run -r 2 -n 1 default NO_WA_IDLE 2>/dev/null | grep -q '^Profile:'
-ok $? "--profile A/A on identical profiles: nothing marked; without --profile no Profile table (rc=$rc)"
+	! run -r 2 -n 1 default NO_WA_IDLE 2>/dev/null | grep -q '^Profile:' &&
+	[ $prc -eq 2 ] && grep -q 'module nosuch is not loaded' "$tmp/err"
+ok $? "--profile A/A on identical profiles: nothing marked; without --profile no Profile table; a parameter of a module not loaded: exit 2 (rc=$rc)"
 
 FAKE_ARGS_LOG=$tmp/args run -r 1 -n 2 -m 64K default name=p,pin=same-cpu -- -W 0.5 -s 1M >/dev/null 2>&1
 grep -q -- '^--json -w tcp_stream -n 2 -l 1 -m 64K -W 0.5 -s 1M$' "$tmp/args" &&

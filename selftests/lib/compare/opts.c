@@ -21,7 +21,7 @@ static const char wl_cmp_usage[] =
 "  SPEC: comma/space separated items (the first SPEC is the baseline):\n"
 "        default | FEATURE | NO_FEATURE | wakelab:POLICY | wakelab.TUNABLE=V\n"
 "        | imbalance_pct[.DOMAIN]=N | [NO_]SCHED_CACHE | sched_cache.FILE=N\n"
-"        | pin=MODE | arg=WL_STREAM_ARG | name=LABEL\n"
+"        | param.MODULE.NAME=V | pin=MODE | arg=WL_STREAM_ARG | name=LABEL\n"
 "  -w, --workload W     wl_stream workload (default tcp_stream)\n"
 "  -n, --instances L    instance counts, comma/space separated, as wl_stream\n"
 "                       -n takes them (default \"" WL_DEFAULT_INSTANCES "\")\n"

@@ -59,6 +59,14 @@ void wl_state_path(const struct wl_state *st, char *buf, size_t len,
 	wl_fmt(buf, len, "%s/%s", st->root, rel);
 }
 
+void wl_sys_path(const char *root, char *buf, size_t len, const char *rel)
+{
+	if (!strcmp(root, WL_DEBUGFS))
+		wl_fmt(buf, len, "/sys/%s", rel);
+	else
+		wl_fmt(buf, len, "%s/sys/%s", root, rel);
+}
+
 static int wl_read_text(const char *path, char *buf, size_t len)
 {
 	ssize_t n = wl_read_file(path, buf, len);
@@ -352,6 +360,34 @@ static int wl_check_sched_cache(struct wl_state *st, const struct wl_spec *sp,
 	return wl_state_add(st, WL_IT_SCHED_CACHE, it->key, path, err, elen);
 }
 
+/* param.MODULE.NAME: the module is loaded and the parameter writable. */
+static int wl_check_param(struct wl_state *st, const struct wl_spec *sp,
+			  const struct wl_item *it, char *err, size_t elen)
+{
+	char path[WL_SPEC_PATH], rel[WL_SPEC_KEY + 32], mod[WL_SPEC_KEY];
+	const char *name = strchr(it->key, '.') + 1;
+	struct stat sb;
+
+	snprintf(mod, sizeof(mod), "%.*s", (int)(name - 1 - it->key), it->key);
+	snprintf(rel, sizeof(rel), "module/%s", mod);
+	wl_sys_path(st->root, path, sizeof(path), rel);
+	if (stat(path, &sb))
+		return wl_err(err, elen,
+			      "spec '%s': module %s is not loaded (no %s)",
+			      sp->text, mod, path);
+	snprintf(rel, sizeof(rel), "module/%s/parameters/%s", mod, name);
+	wl_sys_path(st->root, path, sizeof(path), rel);
+	if (stat(path, &sb))
+		return wl_err(err, elen,
+			      "spec '%s': module %s has no parameter %s (no %s)",
+			      sp->text, mod, name, path);
+	if (!S_ISREG(sb.st_mode) || !(sb.st_mode & 0200))
+		return wl_err(err, elen,
+			      "spec '%s': parameter %s of module %s cannot be changed while it is loaded (%s is not writable)",
+			      sp->text, name, mod, path);
+	return wl_state_add(st, WL_IT_PARAM, it->key, path, err, elen);
+}
+
 static int wl_check_item(struct wl_state *st, const struct wl_spec *sp,
 			 const struct wl_item *it, char *err,
 			 size_t elen)
@@ -429,6 +465,8 @@ static int wl_check_item(struct wl_state *st, const struct wl_spec *sp,
 		return wl_state_add_domains(st, sp->text, it->key, err, elen);
 	case WL_IT_SCHED_CACHE:
 		return wl_check_sched_cache(st, sp, it, err, elen);
+	case WL_IT_PARAM:
+		return wl_check_param(st, sp, it, err, elen);
 	}
 	return 0;
 }
@@ -463,7 +501,7 @@ static const char *wl_spec_want(const struct wl_spec *sp,
 		    (it->kind == WL_IT_IMBALANCE &&
 		     (!it->key[0] || !strcmp(it->key, s->key))) ||
 		    ((it->kind == WL_IT_FEATURE || it->kind == WL_IT_TUNABLE ||
-		      it->kind == WL_IT_SCHED_CACHE) &&
+		      it->kind == WL_IT_SCHED_CACHE || it->kind == WL_IT_PARAM) &&
 		     !strcmp(it->key, s->key)))
 			v = it->value;
 	}
@@ -509,6 +547,11 @@ static void wl_setting_why(const struct wl_setting *s, int ret, char *buf,
 	case WL_IT_IMBALANCE:
 		wl_fmt(buf, len,
 			 "imbalance_pct of domain %s: %s is gone (the sched domains were rebuilt: CPU hotplug, cpusets?)",
+			 s->key, s->path);
+		break;
+	case WL_IT_PARAM:
+		wl_fmt(buf, len,
+			 "module parameter %s: %s is gone (the module was unloaded)",
 			 s->key, s->path);
 		break;
 	default:
@@ -600,6 +643,9 @@ void wl_spec_describe(const struct wl_state *st,
 				      o ? " " : "", strcmp(v, "0") ? "" : "NO_");
 		else if (s->kind == WL_IT_SCHED_CACHE)
 			o += snprintf(buf + o, len - o, "%s" WL_SCHED_CACHE_PREFIX "%s=%s",
+				      o ? " " : "", s->key, v);
+		else if (s->kind == WL_IT_PARAM)
+			o += snprintf(buf + o, len - o, "%s" WL_PARAM_PREFIX "%s=%s",
 				      o ? " " : "", s->key, v);
 	}
 	for (i = 0; sp && i < sp->nitems && o < len; i++)

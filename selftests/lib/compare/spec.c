@@ -128,6 +128,35 @@ int wl_spec_llc_file(const char *name)
 }
 
 /*
+ * param.MODULE.NAME=VALUE (@name: "MODULE.NAME=VALUE", @eq its '='): both
+ * names [a-z0-9_]+, the value of WL_PARAM_CHARS.
+ */
+static int wl_spec_param(struct wl_spec *s, char *name, char *eq, char *err,
+			 size_t elen)
+{
+	char *dot = strchr(name, '.');
+
+	if (!eq || !dot || dot > eq)
+		return wl_err(err, elen,
+			      "spec '%s': '" WL_PARAM_PREFIX "%s' is not param.MODULE.NAME=VALUE",
+			      s->text, name);
+	*eq = '\0';
+	*dot = '\0';
+	if (!wl_is_word(name, "") || !wl_is_word(dot + 1, "")) {
+		*dot = '.';
+		return wl_err(err, elen,
+			      "spec '%s': bad module parameter '%s' (MODULE.NAME, each of a-z 0-9 _)",
+			      s->text, name);
+	}
+	*dot = '.';
+	if (!eq[1] || strspn(eq + 1, WL_PARAM_CHARS) != strlen(eq + 1))
+		return wl_err(err, elen,
+			      "spec '%s': module parameter %s: bad value '%s' (one word of A-Z a-z 0-9 _ . : + -)",
+			      s->text, name, eq + 1);
+	return wl_spec_add(s, WL_IT_PARAM, name, eq + 1, err, elen);
+}
+
+/*
  * "sched_cache.FILE=N": a u32 for a file of sched/llc_balancing (0 or 1
  * for "enabled"), written back as the kernel prints it ("007" is "7").
  */
@@ -241,6 +270,9 @@ static int wl_spec_item(struct wl_spec *s, char *tok, int *dflt,
 				      s->text, eq + 1, WL_IMB_MIN, WL_IMB_MAX);
 		return wl_spec_add(s, WL_IT_IMBALANCE, dom, v, err, elen);
 	}
+	if (!strncmp(tok, WL_PARAM_PREFIX, strlen(WL_PARAM_PREFIX)))
+		return wl_spec_param(s, tok + strlen(WL_PARAM_PREFIX), eq,
+				     err, elen);
 	/* Not a sched feature: its own switch, sched/llc_balancing/enabled. */
 	if (!strcmp(tok, "SCHED_CACHE") || !strcmp(tok, "NO_SCHED_CACHE"))
 		return wl_spec_add(s, WL_IT_SCHED_CACHE, "enabled",

@@ -23,6 +23,7 @@ static const char * const wl_kind_names[] = {
 	[WL_IT_TUNABLE]		= "tunable",
 	[WL_IT_IMBALANCE]	= "imbalance_pct",
 	[WL_IT_SCHED_CACHE]	= "sched_cache",
+	[WL_IT_PARAM]		= "param",
 };
 
 void wl_state_default_path(const struct wl_state *st,
@@ -200,6 +201,18 @@ static int wl_state_set_ok(const struct wl_setting *s, const char *root,
 		key_ok = wl_spec_llc_file(k) >= 0;
 		val_ok = wl_all_of(v, WL_DIGITS);
 		wl_fmt(want, sizeof(want), "%s/" WL_LLC_BALANCING "/%s", root, k);
+		break;
+	case WL_IT_PARAM:
+		/* MODULE.NAME: /sys/module/MODULE/parameters/NAME. */
+		p = strchr(k, '.');
+		key_ok = p && p > k && wl_all_of(p + 1, WL_LOWER) &&
+			 strspn(k, WL_LOWER) == (size_t)(p - k);
+		val_ok = wl_all_of(v, WL_PARAM_CHARS);
+		if (key_ok) {
+			wl_fmt(rel, sizeof(rel), "module/%.*s/parameters/%s",
+			       (int)(p - k), k, p + 1);
+			wl_sys_path(root, want, sizeof(want), rel);
+		}
 		break;
 	default:
 		break;

@@ -67,6 +67,11 @@ int wl_state_init(struct wl_state *st);
 /* @rel ("sched/features") under the debugfs root, into @buf. */
 void wl_state_path(const struct wl_state *st, char *buf, size_t len,
 		   const char *rel);
+/*
+ * @rel ("module/wakelab_planted") under sysfs into @buf: /sys for the
+ * debugfs root /sys/kernel/debug, else (an emulation) ROOT/sys.
+ */
+void wl_sys_path(const char *root, char *buf, size_t len, const char *rel);
 
 /**
  * wl_spec_check() - check specs against this kernel, save the originals

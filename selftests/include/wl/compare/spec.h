@@ -2,7 +2,8 @@
 /*
  * Policy specs for wl_compare, their syntax: parse a spec ("WA_OLD,NO_WA_IDLE",
  * "wakelab:old", "wakelab.tunable=3", "imbalance_pct.MC=130",
- * "NO_SCHED_CACHE", "sched_cache.aggr_tolerance=0", "pin=same-cpu",
+ * "NO_SCHED_CACHE", "sched_cache.aggr_tolerance=0",
+ * "param.wakelab_planted.burn_loops=100000", "pin=same-cpu",
  * "name=label", "default") into its items, nothing read or written.  The
  * settings a spec changes are wl/compare/settings.h's, the state file that
  * keeps their originals wl/compare/state.h's.
@@ -22,6 +23,10 @@
 /* Cache-aware scheduling's switch and tunables (CONFIG_SCHED_CACHE). */
 #define WL_LLC_BALANCING	"sched/llc_balancing"
 #define WL_SCHED_CACHE_PREFIX	"sched_cache."
+/* A loaded module's parameter: param.MODULE.NAME=VALUE. */
+#define WL_PARAM_PREFIX		"param."
+/* What a parameter's value may hold (no space, comma or quote). */
+#define WL_PARAM_CHARS		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:+-"
 
 /**
  * enum wl_item_kind - what one spec item changes
@@ -33,6 +38,9 @@
  *			a file of sched/llc_balancing (key = file name,
  *			"enabled" for SCHED_CACHE / NO_SCHED_CACHE; value =
  *			its text, "1" / "0" for enabled)
+ * @WL_IT_PARAM:	a loaded module's parameter, in
+ *			/sys/module/MODULE/parameters/NAME (key =
+ *			"MODULE.NAME", value = its text)
  * @WL_IT_ARG:		extra wl_stream argument (changes nothing in the
  *			kernel)
  */
@@ -42,6 +50,7 @@ enum wl_item_kind {
 	WL_IT_TUNABLE,
 	WL_IT_IMBALANCE,
 	WL_IT_SCHED_CACHE,
+	WL_IT_PARAM,
 	WL_IT_ARG,	/* Last: the kinds before it are kernel settings. */
 };
 
