@@ -177,6 +177,15 @@ bisect:
 # newest patched kernel's source (the planted commit named) and RUNS of A/A trees
 # (nothing to bisect), BROKEN_RUNS around a commit that does not build;
 # rates against 9 in 10 (docs/bisect.md).
+# Does wl_compare --profile find a planted cause, and stay quiet on A/A?
+validate-profile:
+	@scripts/validate-profile $(call wl_opt,kernel,KERNEL) \
+		$(call wl_opt,sockets,SOCKETS) $(call wl_opt,cores,CORES) \
+		$(call wl_opt,trials,TRIALS) $(call wl_opt,duration,DURATION) \
+		$(call wl_opt,workload,WORKLOAD) $(call wl_opt,instances,INSTANCES) \
+		$(call wl_opt,aa-runs,AA_RUNS) $(call wl_opt,pl-runs,PL_RUNS) \
+		$(call wl_opt,burn,BURN) $(call wl_opt,results,RESULTS)
+
 validate-bisect:
 	@$(MAKE) -s -C selftests KSRC='$(WL_KSFT)'
 	@scripts/validate-bisect $(call wl_opt,base,BASE) $(call wl_opt,runs,RUNS) \
@@ -208,4 +217,4 @@ kernel-debug:
 check-debug:
 	@scripts/check-debug $(call wl_opt,kernel,KERNEL)
 
-.PHONY: all deps module install clean selftests check check-all check-upstream compare bisect validate-bisect dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check upstream kernel-debug check-debug bench-stream bench-netperf validate-verdict bench-verdict
+.PHONY: all deps module install clean selftests check check-all check-upstream compare bisect validate-bisect dkms-install style checkpatch bench-progs bench-observe bench-hook kernel kernel-check upstream kernel-debug check-debug bench-stream bench-netperf validate-verdict bench-verdict validate-profile
