@@ -114,10 +114,11 @@ run_boot() {
 	vm=(--kernel "${kargs[i]}")
 	[ -z "${kdirs[i]}" ] || vm+=(--kdir "${kdirs[i]}")
 	[ "$module" = 1 ] || vm+=(--no-module)
+	[ "$profile" = 0 ] || vm+=(--perf)
 	t0=$(date +%s)
 	if wl_kboot "$d" "$timeout" "$(wl_kboot_cmd "$module" "${specs[i]}" \
 			"$workload" "$instances" "$trials" "$duration" "$seed" \
-			"$stream_opts")" "${vm[@]}" --sockets "$sockets" --cores "$cores"; then
+			"$stream_opts" "$profile")" "${vm[@]}" --sockets "$sockets" --cores "$cores"; then
 		wl_info "boot $((b + 1))/$nboot ${labels[i]}: done in $(( $(date +%s) - t0 )) s (exit $(cat "$d/vm-exit"))"
 	else
 		wl_info "boot $((b + 1))/$nboot ${labels[i]}: FAILED (exit $(cat "$d/vm-exit")): $(cat "$d/error.txt")"

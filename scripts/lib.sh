@@ -156,14 +156,17 @@ wl_throttle() {
 }
 
 # wl_kboot_cmd MODULE SPEC WORKLOAD INSTANCES TRIALS DURATION SEED
-# STREAM_OPTS: the guest command of one boot of a kernel comparison
-# (compare --kernels, bisect): wakelab.ko loaded and enabled unless MODULE
-# is 0, then wl_compare with the one SPEC, its results into /wakelab/out.
+# STREAM_OPTS [PROFILE]: the guest command of one boot of a kernel
+# comparison (compare --kernels, bisect): wakelab.ko loaded and enabled
+# unless MODULE is 0, then wl_compare with the one SPEC, its results into
+# /wakelab/out (with PROFILE 1, its profiles into /wakelab/out/profile).
 wl_kboot_cmd() {
 	local g="" o
 	[ "$1" = 0 ] ||
 		g="if insmod /wakelab/modules/wakelab.ko && echo 1 > /sys/kernel/debug/wakelab/enable; then :; else echo 'compare: wakelab.ko not loaded: no placement mix' >&2; fi; "
-	g+="wl_compare -q -w $(printf %q "$3") -n $(printf %q "$4") -r $5 -l $6 -s $7 -O /wakelab/out $(printf %q "$2")"
+	g+="wl_compare -q -w $(printf %q "$3") -n $(printf %q "$4") -r $5 -l $6 -s $7 -O /wakelab/out"
+	[ "${9:-0}" = 0 ] || g+=" --profile /wakelab/out/profile"
+	g+=" $(printf %q "$2")"
 	if [ -n "$8" ]; then
 		g+=" --"
 		for o in $8; do g+=" $(printf %q "$o")"; done

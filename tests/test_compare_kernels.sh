@@ -9,7 +9,10 @@
 # others' results stand; each kernel boots with its own spec and its own
 # module build tree, a bzImage without a build tree is refused before
 # anything boots unless --no-module is asked for; the defaults (7 boots a
-# kernel of 3 trials) and the policy comparison's --quick.  The VM is a stand-in
+# kernel of 3 trials) and the policy comparison's --quick; --profile gives
+# the guest perf and the driver --profile, the profiles coming back into
+# results/<stamp>/profile (each boot's, with --kernels, the merged Profile
+# table's unit the boot).  The VM is a stand-in
 # (WL_VM) that runs the guest command on the host with
 # tests/helpers/fake-wl-stream and an emulated debugfs.  TAP.
 
@@ -27,7 +30,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
 echo "TAP version 13"
 tap_need_wl_compare "$top"
-echo "1..18"
+echo "1..20"
 
 # --- the schedule ---------------------------------------------------------------
 s1=$(wl_boot_schedule 7 4 A B | tr '\n' ' ')
@@ -181,15 +184,17 @@ EOF
 # wl_compare with the rest, its table into --out.
 cat > "$tmp/bin/compare-local" <<'EOF'
 #!/bin/sh
-out=""
+out="" prof=""
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
 	--out) out=$2; shift ;;
+	--profile) prof=1 ;;
 	--module|--src|--bin|--state) shift ;;
 	esac
 	shift
 done
 shift
+[ -z "$prof" ] || set -- --profile "$out/profile" "$@"
 exec wl_compare ${out:+-O "$out"} "$@"
 EOF
 chmod +x "$tmp/bin/wl_compare" "$tmp/bin/compare-local"
@@ -245,6 +250,27 @@ ok $? "compare --kernels: a bzImage without a build tree is refused before any b
 	grep -q -- ' -n cpus\\,2\\\*cpus -r 3 -l 1 ' "$tmp/vm.log" &&
 	grep -q '^Headline' "$tmp/res/latest/report.txt"
 ok $? "compare --quick: cpus and 2 x cpus, 7 trials of 1 s unless given; the report has the headline"
+
+: > "$tmp/vm.log"
+kc --kernel "$tmp/ka/arch/x86/boot/bzImage" --policies 'default;NO_WA_IDLE' \
+	--profile > "$tmp/kp.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q -- '--perf' "$tmp/vm.log" &&
+	grep -q -- ' --profile --out /wakelab/out' "$tmp/vm.log" &&
+	grep -q '^Profile: perf ' "$tmp/res/latest/report.txt" &&
+	[ -d "$tmp/res/latest/profile/trial-0001" ] && [ -s "$tmp/res/latest/profile/kallsyms" ] &&
+	grep -q "profiles: $tmp/res/.*/profile/trial-SEQ/" "$tmp/kp.out"
+ok $? "compare --profile: the guest gets perf (--perf) and the driver --profile; the Profile table, the profiles and one kallsyms in results/<stamp>/profile (exit $rc)"
+
+: > "$tmp/vm.log"
+kc --kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" \
+	--boots 2 --profile > "$tmp/kp2.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c -- '--perf' "$tmp/vm.log")" = 4 ] &&
+	[ "$(ls -d "$tmp"/res/latest/boots/*/profile/trial-0001 | wc -l)" = 4 ] &&
+	grep -q '^Profile: perf .*, 8 trials, ' "$tmp/res/latest/report.txt" &&
+	grep -q 'mean over boots' "$tmp/res/latest/report.txt"
+ok $? "compare --kernels --profile: every boot profiled into its own directory; the merged Profile table with the boot as the unit (exit $rc)"
 
 "$top/scripts/compare" --results "$tmp/res" --seed 3 --instances 1 --duration 1 \
 	--kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" \
