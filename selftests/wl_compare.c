@@ -113,6 +113,9 @@ int main(int argc, char **argv)
 	wl_stop_signals(wl_on_signal);
 	wl_env_collect(&wl_cmp_run.env, wl_cmp_state.root);
 
+	ret = wl_cmp_profile_dir(&o);
+	if (ret)
+		return ret;
 	ret = wl_cmp_check_specs(&o);
 	if (ret)
 		return wl_cmp_finish(ret);

@@ -372,15 +372,15 @@ rm -f "$tmp/pargs"
 mkdir -p "$tmp/dbg/sys/module/wakelab_planted/parameters"
 echo 0 > "$tmp/dbg/sys/module/wakelab_planted/parameters/burn_loops"
 FAKE_PROF_COST=90 FAKE_ARGS_LOG=$tmp/pargs run -r 8 -n 1,2 -s 7 \
-	--profile "$tmp/prof" -O "$tmp/pout" default \
+	--profile "$tmp/prof/deeper" -O "$tmp/pout" default \
 	name=planted,param.wakelab_planted.burn_loops=100000 >/dev/null 2>&1; rc=$?
-[ $rc -eq 0 ] && [ "$(grep -c -- '--profile '"$tmp"'/prof/trial-0' "$tmp/pargs")" -eq 32 ] &&
+[ $rc -eq 0 ] && [ "$(grep -c -- '--profile '"$tmp"'/prof/deeper/trial-0' "$tmp/pargs")" -eq 32 ] &&
 	[ "$(grep -vc -- '--profile' "$tmp/pargs")" -eq 6 ] &&
-	[ -d "$tmp/prof/trial-0001" ] && [ -d "$tmp/prof/trial-0032" ] &&
+	[ -d "$tmp/prof/deeper/trial-0001" ] && [ -d "$tmp/prof/deeper/trial-0032" ] &&
 	[ "$(grep -o -- '--profile [^ ]*' "$tmp/pargs" | sort -u | wc -l)" -eq 32 ] &&
-	[ -s "$tmp/prof/kallsyms" ] && ! ls "$tmp"/prof/trial-*/kallsyms >/dev/null 2>&1 &&
+	[ -s "$tmp/prof/deeper/kallsyms" ] && ! ls "$tmp"/prof/deeper/trial-*/kallsyms >/dev/null 2>&1 &&
 	[ "$(cat "$tmp/dbg/sys/module/wakelab_planted/parameters/burn_loops")" = 0 ]
-ok $? "--profile DIR: each trial's wl_stream gets DIR/trial-SEQ of its own, one kallsyms kept; 3 rounds x 2 cells of unprofiled baseline twins; burn_loops restored to 0 (rc=$rc)"
+ok $? "--profile DIR (made with the directories above it): each trial's wl_stream gets DIR/trial-SEQ of its own, one kallsyms kept; 3 rounds x 2 cells of unprofiled baseline twins; burn_loops restored to 0 (rc=$rc)"
 
 awk '/^Profile, tcp_stream-[12], planted against default:$/ { getline; getline; print }' \
 	"$tmp/pout/report.txt" > "$tmp/first"
@@ -421,11 +421,14 @@ ok $? "--profile plot: profile.dat's largest symbols per cell, each policy's mea
 
 FAKE_PROF_NOISE=0 run -r 8 -n 1 --profile "$tmp/prof2" default name=again,WA_IDLE >"$tmp/aa.txt" 2>&1; rc=$?
 run param.nosuch.x=1 >/dev/null 2>"$tmp/err"; prc=$?
+touch "$tmp/afile"
+run --profile "$tmp/afile" default >/dev/null 2>"$tmp/err2"; frc=$?
 [ $rc -eq 0 ] && grep -q '^Profile:' "$tmp/aa.txt" &&
 	! sed -n '/^Profile:/,/^perf stat/p' "$tmp/aa.txt" | grep -q ' \*$' &&
 	! run -r 2 -n 1 default NO_WA_IDLE 2>/dev/null | grep -q '^Profile:' &&
-	[ $prc -eq 2 ] && grep -q 'module nosuch is not loaded' "$tmp/err"
-ok $? "--profile A/A on identical profiles: nothing marked; without --profile no Profile table; a parameter of a module not loaded: exit 2 (rc=$rc)"
+	[ $prc -eq 2 ] && grep -q 'module nosuch is not loaded' "$tmp/err" &&
+	[ $frc -eq 2 ] && grep -q -- "--profile $tmp/afile: not a directory" "$tmp/err2" && same
+ok $? "--profile A/A on identical profiles: nothing marked; without --profile no Profile table; a parameter of a module not loaded, a --profile that is a file: exit 2, nothing changed (rc=$rc)"
 
 FAKE_ARGS_LOG=$tmp/args run -r 1 -n 2 -m 64K default name=p,pin=same-cpu -- -W 0.5 -s 1M >/dev/null 2>&1
 grep -q -- '^--json -w tcp_stream -n 2 -l 1 -m 64K -W 0.5 -s 1M$' "$tmp/args" &&

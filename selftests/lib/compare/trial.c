@@ -453,6 +453,41 @@ static void wl_cost_twin(const struct wl_cmp_opts *o, const struct wl_trial *t)
 	free(twin);
 }
 
+int wl_cmp_profile_dir(const struct wl_cmp_opts *o)
+{
+	char path[sizeof(o->profile)], *p;
+	struct stat sb;
+
+	if (!o->profile[0])
+		return 0;
+	snprintf(path, sizeof(path), "%s", o->profile);
+	for (p = path + 1; ; p++) {
+		if (*p && *p != '/')
+			continue;
+		if (p[-1] != '/') {
+			char c = *p;
+
+			*p = '\0';
+			if (mkdir(path, 0755) && errno != EEXIST)
+				break;
+			*p = c;
+		}
+		if (!*p)
+			break;
+	}
+	if (stat(o->profile, &sb) || access(o->profile, W_OK)) {
+		fprintf(stderr, "wl_compare: --profile %s: %s\n", o->profile,
+			strerror(errno));
+		return WL_EXIT_USAGE;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		fprintf(stderr, "wl_compare: --profile %s: not a directory\n",
+			o->profile);
+		return WL_EXIT_USAGE;
+	}
+	return 0;
+}
+
 void wl_cmp_run_all(const struct wl_cmp_opts *o)
 {
 	double t0 = wl_now(), per;

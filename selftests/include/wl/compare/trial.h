@@ -20,6 +20,11 @@
  * and restore each once: 0, or the exit status.
  */
 int wl_cmp_check_specs(const struct wl_cmp_opts *o);
+/*
+ * --profile: make its directory (and the missing ones above it) before
+ * anything changes; 0, or WL_EXIT_USAGE with the reason on stderr.
+ */
+int wl_cmp_profile_dir(const struct wl_cmp_opts *o);
 /* Run every planned trial, applying each spec before its trials. */
 void wl_cmp_run_all(const struct wl_cmp_opts *o);
 /* Restore and verify the original settings; 0 when restored. */
