@@ -165,6 +165,12 @@ set -e
 	done
 	echo
 	"$WL_TOP/scripts/lkp-table" "$dir/results.json"
+	# The newest perf of make deps reads every boot's profiles.
+	for p in "$dir"/boots/*/profile; do
+		[ "$profile" = 1 ] && [ -d "$p" ] || continue
+		wl_profile_hint "$dir/boots/NN-KERNEL/profile" "$p" "$WL_TOP/scripts/perf"
+		break
+	done
 } >> "$dir/report.txt"
 ln -sfn "$stamp" "$results/latest"
 echo

@@ -193,3 +193,62 @@ wl_kboot() {
 	echo "${why:-scripts/vm exit $rc, no results; see ${d#"$WL_TOP"/}/console.log}" > "$d/error.txt"
 	return 1
 }
+
+# wl_perf_pick VERSION: Debian's linux-perf that make deps extracted into
+# .cache/perf/ for kernel version VERSION (X.Y; '' for the newest there),
+# else the nearest version there, and how to run it on this machine:
+# perf_dir, perf_bin, perf_ver (the package's version), perf_root (the
+# build root whose libraries it links, '' for the host's), perf_loader and
+# perf_libpath (that root's loader and library directories), perf_libs
+# (the files it loads, its loader among them).  Dies naming what is missing.
+wl_perf_pick() {
+	local d v best='' bestd='' n want list
+	# No version: the newest there, as the nearest to a version beyond all.
+	want=$(echo "${1:-999.0}" | awk -F. '{ print $1 * 1000 + $2 }')
+	for d in "$WL_CACHE"/perf/*/; do
+		d=${d%/}
+		[ -x "$d/usr/bin/perf" ] && [ -s "$d/.wakelab-extracted" ] || continue
+		v=${d##*/}
+		n=$(echo "$v" | awk -F. -v w="$want" '{ d = $1 * 1000 + $2 - w; print d < 0 ? -d : d }')
+		if [ -z "$bestd" ] || [ "$n" -lt "$bestd" ] ||
+		   { [ "$n" -eq "$bestd" ] && [ "$(printf '%s\n' "$v" "${best##*/}" | sort -V | tail -n1)" = "$v" ]; }; then
+			best=$d bestd=$n
+		fi
+	done
+	[ -n "$best" ] || wl_die "no perf in ${WL_CACHE#"$WL_TOP"/}/perf/: run 'make deps' (Debian's linux-perf)"
+	[ -z "$1" ] || [ "$bestd" = 0 ] ||
+		wl_info "no perf $1 in ${WL_CACHE#"$WL_TOP"/}/perf/; the nearest: ${best##*/} ('make deps --kernel K' fetches a kernel's own)"
+	perf_dir=$best
+	perf_bin=$perf_dir/usr/bin/perf
+	perf_ver=$(sed -n 1p "$perf_dir/.wakelab-extracted")
+	perf_root=$(sed -n 's/^libs=//p' "$perf_dir/.wakelab-extracted")
+	case $perf_root in
+	host) perf_root='' ;;
+	*) perf_root=$("$WL_TOP/scripts/buildroot" --release "$perf_root" --print-dir) ;;
+	esac
+	perf_loader=$perf_root/lib64/ld-linux-x86-64.so.2
+	perf_libpath=$perf_root/lib/x86_64-linux-gnu:$perf_root/usr/lib/x86_64-linux-gnu
+	[ -x "$perf_loader" ] ||
+		wl_die "no loader at $perf_loader for perf $perf_ver: run 'make deps'"
+	list=$("$perf_loader" --library-path "$perf_libpath" --list "$perf_bin" 2>&1) ||
+		wl_die "perf $perf_ver's libraries do not resolve: $(echo "$list" | grep -m1 'not found')"
+	! grep -q 'not found' <<<"$list" ||
+		wl_die "perf $perf_ver needs $(grep -m1 'not found' <<<"$list" | awk '{print $1}'), missing from ${perf_root:-the host}: run 'make deps'"
+	mapfile -t perf_libs < <( { echo "$perf_loader"
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 }' <<<"$list"; } | sort -u)
+}
+
+# wl_profile_hint WHERE DIR PERF: the lines a report ends with when it has
+# raw profiles (wl_compare --profile): where they are (WHERE, a pattern),
+# and the commands that read those of DIR with PERF, the perf that
+# recorded them or a newer one.
+wl_profile_hint() {
+	cat <<EOF2
+
+Raw profiles: $1/trial-SEQ/perf.data, SEQ a trial's seq in the
+results.json beside profile/, the kernel's symbols in profile/kallsyms;
+read them with the perf that recorded them (or a newer one):
+  $3 report -i $2/trial-0001/perf.data --kallsyms $2/kallsyms
+  $3 diff --kallsyms $2/kallsyms $2/trial-0001/perf.data $2/trial-0002/perf.data
+EOF2
+}

@@ -259,8 +259,9 @@ rc=$?
 	grep -q -- ' --profile --out /wakelab/out' "$tmp/vm.log" &&
 	grep -q '^Profile: perf ' "$tmp/res/latest/report.txt" &&
 	[ -d "$tmp/res/latest/profile/trial-0001" ] && [ -s "$tmp/res/latest/profile/kallsyms" ] &&
-	grep -q "profiles: $tmp/res/.*/profile/trial-SEQ/" "$tmp/kp.out"
-ok $? "compare --profile: the guest gets perf (--perf) and the driver --profile; the Profile table, the profiles and one kallsyms in results/<stamp>/profile (exit $rc)"
+	grep -q "^  $top/scripts/perf report -i $tmp/res/[^/]*/profile/trial-0001/perf.data --kallsyms $tmp/res/[^/]*/profile/kallsyms\$" \
+		"$tmp/res/latest/report.txt"
+ok $? "compare --profile: the guest gets perf (--perf) and the driver --profile; the Profile table, the profiles and one kallsyms in results/<stamp>/profile, the report ends with the perf report command (exit $rc)"
 
 : > "$tmp/vm.log"
 kc --kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" \
@@ -269,8 +270,10 @@ rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c -- '--perf' "$tmp/vm.log")" = 4 ] &&
 	[ "$(ls -d "$tmp"/res/latest/boots/*/profile/trial-0001 | wc -l)" = 4 ] &&
 	grep -q '^Profile: perf .*, 8 trials, ' "$tmp/res/latest/report.txt" &&
-	grep -q 'mean over boots' "$tmp/res/latest/report.txt"
-ok $? "compare --kernels --profile: every boot profiled into its own directory; the merged Profile table with the boot as the unit (exit $rc)"
+	grep -q 'mean over boots' "$tmp/res/latest/report.txt" &&
+	grep -q "^Raw profiles: $tmp/res/[^/]*/boots/NN-KERNEL/profile/trial-SEQ/perf.data" "$tmp/res/latest/report.txt" &&
+	grep -q "^  $top/scripts/perf report -i $tmp/res/[^/]*/boots/01-[^/]*/profile/trial-0001/perf.data " "$tmp/res/latest/report.txt"
+ok $? "compare --kernels --profile: every boot profiled into its own directory; the merged Profile table with the boot as the unit; the report says where the profiles are and how to read them (exit $rc)"
 
 "$top/scripts/compare" --results "$tmp/res" --seed 3 --instances 1 --duration 1 \
 	--kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" \
