@@ -6,9 +6,10 @@
  * kprobe on __wake_up_sync_key() spins in wakelab_planted_burn() at every
  * socket wakeup, a loopback tcp_rr load's profile names that function;
  * wl_stream --profile records the same over its window alone, with perf
- * stat's counters (a hardware one null where no PMU opens).  Skips without
- * perf in PATH (scripts/vm --perf carries Debian's linux-perf; make check
- * boots its suites with it), without root, or without the test module.
+ * stat's counters (a hardware one null where no PMU opens), and so with
+ * netperf as the workload.  Skips without perf in PATH (scripts/vm --perf
+ * carries Debian's linux-perf; make check boots its suites with it),
+ * without root, or without the test module.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -215,6 +216,32 @@ TEST_F_TIMEOUT(perf, planted_symbol_found, 900)
 }
 
 /*
+ * @prof, a --profile JSON object: its samples, the number of kernel
+ * symbols listed, and @sym's share and rank among them (0 when absent).
+ */
+static int json_symbols(const char *prof, const char *sym, double *samples,
+			double *share, int *rank)
+{
+	const char *it = NULL, *e;
+	char name[WL_PROF_SYM_LEN];
+	int n = 0;
+
+	*samples = 0;
+	*share = 0;
+	*rank = 0;
+	wl_json_number(wl_json_member(prof, "samples"), samples);
+	while ((e = wl_json_next_elem(&it, wl_json_member(prof, "symbols")))) {
+		n++;
+		if (!*rank &&
+		    !wl_json_string(wl_json_member(e, "symbol"), name, sizeof(name)) &&
+		    !strcmp(name, sym) &&
+		    !wl_json_number(wl_json_member(e, "pct"), share))
+			*rank = n;
+	}
+	return n;
+}
+
+/*
  * wl_stream --profile: perf record and perf stat over the window alone,
  * in the run's JSON.  The planted symbol among the five largest kernel
  * symbols at 5 % or more; the profile's event cycles where a PMU opens,
@@ -224,7 +251,7 @@ TEST_F_TIMEOUT(perf, planted_symbol_found, 900)
  */
 TEST_F_TIMEOUT(perf, wl_stream_profile, 900)
 {
-	char dir[64], path[96], sym[WL_PROF_SYM_LEN], ev[16];
+	char dir[64], path[96], ev[16];
 	char *load[] = { "wl_stream", "-w", "tcp_rr", "-n", "2", "-l", "2",
 			 "-W", "0.5", "--json", "--all-tasks", "--profile", dir,
 			 NULL };
@@ -232,10 +259,10 @@ TEST_F_TIMEOUT(perf, wl_stream_profile, 900)
 	static const char * const hw[] = {
 		"cycles", "instructions", "branch-misses", "cache-misses", "ipc",
 	};
-	const char *json, *prof, *st, *it = NULL, *e;
-	double v, planted = 0, samples = 0;
+	const char *json, *prof, *st, *e;
+	double v, planted, samples;
 	bool pmu = wl_prof_has_pmu();
-	int rank = 0, n = 0, rc;
+	int rank, n, rc;
 	unsigned int i;
 
 	PLANT_OR_SKIP("100000");
@@ -249,15 +276,8 @@ TEST_F_TIMEOUT(perf, wl_stream_profile, 900)
 	ASSERT_NE(NULL, prof);
 	ASSERT_EQ(0, wl_json_string(wl_json_member(prof, "event"), ev, sizeof(ev)));
 	EXPECT_STREQ(pmu ? "cycles" : "cpu-clock", ev);
-	ASSERT_EQ(0, wl_json_number(wl_json_member(prof, "samples"), &samples));
+	n = json_symbols(prof, PLANTED_SYM, &samples, &planted, &rank);
 	EXPECT_LT(0, samples);
-	while ((e = wl_json_next_elem(&it, wl_json_member(prof, "symbols")))) {
-		n++;
-		if (!wl_json_string(wl_json_member(e, "symbol"), sym, sizeof(sym)) &&
-		    !strcmp(sym, PLANTED_SYM) &&
-		    !wl_json_number(wl_json_member(e, "pct"), &planted))
-			rank = n;
-	}
 	TH_LOG("%s: %.0f samples, %s %.2f%%, kernel symbol %d of %d", ev,
 	       samples, PLANTED_SYM, planted, rank, n);
 	EXPECT_LT(0, rank);
@@ -282,6 +302,53 @@ TEST_F_TIMEOUT(perf, wl_stream_profile, 900)
 	}
 	ASSERT_EQ(0, wl_json_number(wl_json_member(json, "controller_sleeps"), &v));
 	EXPECT_GE(2, v) TH_LOG("the controller slept %.0f times in the window", v);
+}
+
+/*
+ * wl_stream --profile with netperf as the workload: netperf as its users
+ * run it (--plain: the window is the netperfs' whole life) and the netperf
+ * engine (the window inside the running streams); in each run's JSON the
+ * planted symbol among the five largest kernel symbols at 5 % or more.
+ * Skips without Debian's netperf (the VM carries it).
+ */
+TEST_F_TIMEOUT(perf, netperf_profile, 900)
+{
+	static const char * const mode[] = { "--plain", "-W" };
+	char dir[64], path[96];
+	char *load[] = { "wl_stream", "-w", "netperf:TCP_RR", "-n", "2", "-l",
+			 "2", "--json", "--all-tasks", "--profile", dir, NULL,
+			 NULL, NULL };
+	const char *json, *prof;
+	double planted, samples;
+	unsigned int m;
+	int rank, n, rc;
+
+	PLANT_OR_SKIP("100000");
+	snprintf(dir, sizeof(dir), "%s/p", self->dir);
+	for (m = 0; m < sizeof(mode) / sizeof(mode[0]); m++) {
+		load[11] = (char *)mode[m];
+		load[12] = m ? "0.5" : NULL;
+		rc = wl_capture("wl_stream", load, self->out, REPORT_LEN, 600);
+		if (rc == 4)
+			SKIP(return, "wl_stream: %.300s", self->out);
+		ASSERT_EQ(0, rc) TH_LOG("netperf %s --profile: %.3000s",
+					mode[m], self->out);
+		json = strchr(self->out, '{');
+		ASSERT_NE(NULL, json) TH_LOG("%.3000s", self->out);
+		ASSERT_TRUE(wl_json_valid_object(json));
+		prof = wl_json_member(json, "profile");
+		ASSERT_TRUE(prof && *prof == '{') TH_LOG("profile: %.40s",
+							  prof ? prof : "absent");
+		n = json_symbols(prof, PLANTED_SYM, &samples, &planted, &rank);
+		TH_LOG("netperf %s: %.0f samples, %s %.2f%%, kernel symbol %d of %d",
+		       mode[m], samples, PLANTED_SYM, planted, rank, n);
+		EXPECT_LT(0, samples);
+		EXPECT_LT(0, rank);
+		EXPECT_GE(5, rank);
+		EXPECT_LE(5, planted);
+		snprintf(path, sizeof(path), "%s/perf.data", dir);
+		EXPECT_EQ(0, access(path, R_OK)) TH_LOG("%s: %s", path, strerror(errno));
+	}
 }
 
 TEST_HARNESS_MAIN

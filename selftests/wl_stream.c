@@ -128,13 +128,8 @@ int main(int argc, char **argv)
 	}
 
 	/* perf first: its start-up is over before the workers run. */
-	if (wl_srun.cfg.profile[0]) {
-		snprintf(wl_srun.prof.dir, sizeof(wl_srun.prof.dir), "%s",
-			 wl_srun.cfg.profile);
-		snprintf(wl_srun.prof.perf, sizeof(wl_srun.prof.perf), "perf");
-		if (wl_prof_start(&wl_srun.prof, why, sizeof(why)))
-			goto fail;
-	}
+	if (wl_stream_profile_start(why, sizeof(why)))
+		goto fail;
 	if (wl_stream_start(why, sizeof(why)) || !wl_stream_wait_ready(why, sizeof(why)))
 		goto fail;
 	if (wl_srun.cfg.remote && wl_remote_go(why, sizeof(why)))
@@ -153,7 +148,7 @@ int main(int argc, char **argv)
 	    !wl_stream_watch(wl_now() + wl_srun.cfg.warmup, why, sizeof(why)))
 		goto fail;
 	/* perf counts from just before the first sample to just after the last. */
-	if (wl_srun.prof.on && wl_prof_enable(&wl_srun.prof, true, why, sizeof(why)))
+	if (wl_stream_profile_window(true, why, sizeof(why)))
 		goto fail;
 	wl_stream_set_phase(WL_PH_MEASURE);
 	wl_stream_sample(&s0);
@@ -162,7 +157,7 @@ int main(int argc, char **argv)
 	if (!wl_stream_watch(s0.t + wl_srun.cfg.duration, why, sizeof(why)))
 		goto fail;
 	wl_stream_sample(&s1);
-	if (wl_srun.prof.on && wl_prof_enable(&wl_srun.prof, false, why, sizeof(why)))
+	if (wl_stream_profile_window(false, why, sizeof(why)))
 		goto fail;
 	wl_stream_track(s1.t, false);
 	wl_stream_sctp_window(&s0, &s1);
@@ -171,7 +166,7 @@ int main(int argc, char **argv)
 		goto fail;
 	if (wl_srun.cfg.remote && wl_remote_final(why, sizeof(why)))
 		goto fail;
-	if (wl_srun.prof.on && wl_prof_finish(&wl_srun.prof, why, sizeof(why)))
+	if (wl_stream_profile_finish(why, sizeof(why)))
 		goto fail;
 	ret = wl_stream_finish(&s0, &s1, &res);
 	wl_netns_cleanup();

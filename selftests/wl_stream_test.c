@@ -1609,14 +1609,14 @@ TEST_F(engine, netperf_bad_usage)
 /*
  * --profile's bad input is refused before any worker starts, with the
  * reason: a directory that is a file (or, without perf, perf's absence and
- * its Debian package), a missing parent; with --serve and netperf: a
- * usage error.
+ * its Debian package), with either engine (netperf's: unless netperf is
+ * missing, which skips first), a missing parent; with --serve: a usage
+ * error.
  */
 TEST_F(engine, profile_refusals)
 {
 	static const char * const usage[] = {
-		"--serve --profile /tmp/p", "-w netperf:TCP_STREAM --profile /tmp/p",
-		"--profile=",
+		"--serve --profile /tmp/p", "--profile=",
 	};
 	struct wlt_run *r = self->run;
 	char args[128], file[] = "/tmp/wl_stream_test.XXXXXX";
@@ -1637,6 +1637,18 @@ TEST_F(engine, profile_refusals)
 	EXPECT_EQ(1, wlt_exit(r));
 	EXPECT_TRUE(strstr(r->err, "not a directory") ||
 		    strstr(r->err, "apt install linux-perf")) TH_LOG("%s", r->err);
+	snprintf(args, sizeof(args),
+		 "-w netperf:TCP_RR --plain -l 0.5 --profile %s", file);
+	wlt_run(r, args);
+	if (wlt_exit(r) == WLT_SKIP) {
+		EXPECT_NE(NULL, strstr(r->err, "needs netperf and netserver"))
+			TH_LOG("%s", r->err);
+	} else {
+		EXPECT_EQ(1, wlt_exit(r));
+		EXPECT_TRUE(strstr(r->err, "not a directory") ||
+			    strstr(r->err, "apt install linux-perf"))
+			TH_LOG("%s", r->err);
+	}
 	unlink(file);
 	wlt_run(r, "-l 0.5 -W 0.1 --profile /nonexistent/wl_stream_test/p");
 	EXPECT_EQ(1, wlt_exit(r));

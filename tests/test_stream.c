@@ -734,9 +734,9 @@ static void test_perf_tool(void)
 	     !strcmp(c.profile, "/tmp/p");
 	ok = ok && parse("--serve --profile /tmp/p", 4, &c, err) < 0 &&
 	     strstr(err, "--profile");
-	ok = ok && parse("-w netperf:TCP_STREAM --profile /tmp/p", 4, &c, err) < 0 &&
-	     strstr(err, "--profile");
-	ksft_test_result(ok, "opts: --profile DIR; refused with --serve and netperf: (%s)\n", err);
+	ok = ok && !parse("-w netperf:TCP_RR --plain --profile /tmp/p", 4, &c, err) &&
+	     c.netperf && c.plain && !strcmp(c.profile, "/tmp/p");
+	ksft_test_result(ok, "opts: --profile DIR, with netperf: too; refused with --serve (%s)\n", err);
 
 	ksft_test_result(wl_prof_sched_symbol("select_task_rq_fair") &&
 			 wl_prof_sched_symbol("select_idle_sibling") &&

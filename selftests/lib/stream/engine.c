@@ -225,6 +225,26 @@ static void wl_kill_all(void)
 			}
 }
 
+int wl_stream_profile_start(char *why, size_t len)
+{
+	if (!wl_srun.cfg.profile[0])
+		return 0;
+	snprintf(wl_srun.prof.dir, sizeof(wl_srun.prof.dir), "%s",
+		 wl_srun.cfg.profile);
+	snprintf(wl_srun.prof.perf, sizeof(wl_srun.prof.perf), "perf");
+	return wl_prof_start(&wl_srun.prof, why, len);
+}
+
+int wl_stream_profile_window(bool on, char *why, size_t len)
+{
+	return wl_srun.prof.on ? wl_prof_enable(&wl_srun.prof, on, why, len) : 0;
+}
+
+int wl_stream_profile_finish(char *why, size_t len)
+{
+	return wl_srun.prof.on ? wl_prof_finish(&wl_srun.prof, why, len) : 0;
+}
+
 void __attribute__((noreturn)) wl_stream_die(int status)
 {
 	wl_kill_all();

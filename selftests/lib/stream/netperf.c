@@ -937,6 +937,9 @@ int wl_netperf_main(void)
 		fprintf(stderr, "wl_stream: %s\n", why);
 		return WL_EXIT_FAIL;
 	}
+	/* perf first: its start-up is over before netperf runs. */
+	if (wl_stream_profile_start(why, sizeof(why)))
+		goto fail;
 	/* A port another program took meanwhile is left to it. */
 	for (i = 0, ret = -2; i < 5 && ret == -2; i++) {
 		port = wl_np_free_port();
@@ -956,6 +959,7 @@ int wl_netperf_main(void)
 		goto fail;
 	ret = wl_np_probe(port);
 	if (ret) {
+		wl_prof_abort(&wl_srun.prof);
 		wl_np_stop_server();
 		wl_wakelab_filter_end(&wl_srun.wlf);
 		wl_stream_restore_schedstats();
@@ -977,6 +981,8 @@ int wl_netperf_main(void)
 	 * the throughput is what each printed.
 	 */
 	if (wl_srun.cfg.plain) {
+		if (wl_stream_profile_window(true, why, sizeof(why)))
+			goto fail;
 		wl_stream_set_phase(WL_PH_MEASURE);
 		wl_stream_sample(&s0);
 		close(go[1]);
@@ -984,10 +990,14 @@ int wl_netperf_main(void)
 				     WL_NP_END_S, why, sizeof(why)))
 			goto fail;
 		wl_stream_sample(&s1);
+		if (wl_stream_profile_window(false, why, sizeof(why)))
+			goto fail;
 		wl_stream_set_phase(WL_PH_STOP);
 		if (wl_np_plain_fill(&s0, &s1, why, sizeof(why)))
 			goto fail;
 		wl_np_stop();
+		if (wl_stream_profile_finish(why, sizeof(why)))
+			goto fail;
 		return wl_stream_finish(&s0, &s1, &res);
 	}
 
@@ -1007,6 +1017,8 @@ int wl_netperf_main(void)
 	t = first + wl_srun.cfg.warmup;
 	if (wl_np_watch(t, why, sizeof(why)))
 		goto fail;
+	if (wl_stream_profile_window(true, why, sizeof(why)))
+		goto fail;
 	wl_stream_set_phase(WL_PH_MEASURE);
 	udp0 = wl_np_udp_in();
 	wl_stream_sample(&s0);
@@ -1014,6 +1026,8 @@ int wl_netperf_main(void)
 		goto fail;
 	wl_stream_sample(&s1);
 	udp1 = wl_np_udp_in();
+	if (wl_stream_profile_window(false, why, sizeof(why)))
+		goto fail;
 	wl_stream_set_phase(WL_PH_STOP);
 	if (wl_np_wait_records(false, s1.t + wl_np_off, wl_now() + WL_NP_END_S,
 			       "past the window's end", why, sizeof(why)))
@@ -1021,6 +1035,8 @@ int wl_netperf_main(void)
 	/* The CPU each netperf was on as it ran, before it is stopped. */
 	wl_np_fill(&s0, &s1, udp0 >= 0 && udp1 >= udp0 ? udp1 - udp0 : -1);
 	wl_np_stop();
+	if (wl_stream_profile_finish(why, sizeof(why)))
+		goto fail;
 	return wl_stream_finish(&s0, &s1, &res);
 
 fail:

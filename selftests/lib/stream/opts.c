@@ -55,8 +55,8 @@ const char wl_stream_usage[] =
 "      --profile DIR  Linux's perf over the window: perf record -a -g\n"
 "                     (cycles, or cpu-clock without a PMU) and perf stat -a\n"
 "                     into DIR (perf.data, stat.csv, kallsyms), each kernel\n"
-"                     symbol's share and the counters in the report; the\n"
-"                     wl_stream engine, here (not --serve)\n"
+"                     symbol's share and the counters in the report;\n"
+"                     either engine, --plain too (not --serve)\n"
 "      --netns        senders and receivers in two network namespaces joined\n"
 "                     by a veth pair (iproute2's ip; IP workloads)\n"
 "      --gro, --tso, --gso on|off\n"
@@ -380,9 +380,9 @@ static int wl_check_modes(struct wl_cfg *c, const char *given, bool offload,
 			      given[0]);
 	if (c->remote && c->netns)
 		return wl_err(err, len, "--remote and --netns exclude each other");
-	if (c->profile[0] && (c->serve || c->netperf))
+	if (c->profile[0] && c->serve)
 		return wl_err(err, len,
-			      "--profile: the wl_stream engine's window on this host only (not --serve, not netperf:)");
+			      "--profile: the window of a run on this host (a --remote client's, not --serve's)");
 	if (offload && !c->netns)
 		return wl_err(err, len, "--gro, --tso and --gso need --netns");
 	if (c->receive && !c->remote)

@@ -105,6 +105,15 @@ void wl_stream_set_phase(uint32_t ph);
 void wl_stream_track(double now, bool start);
 int wl_stream_sample_alloc(struct wl_sample *s);
 void wl_stream_sample(struct wl_sample *s);
+/*
+ * --profile (lib/kernel/perf_tool.c): start perf with its events off,
+ * before the workers; turn them on just before the window's first sample
+ * (@on) and off just after its last; stop perf and read its profile and
+ * counters into wl_srun.prof.  Each returns 0 at once without --profile.
+ */
+int wl_stream_profile_start(char *why, size_t len);
+int wl_stream_profile_window(bool on, char *why, size_t len);
+int wl_stream_profile_finish(char *why, size_t len);
 /* Kill every worker, restore schedstats, exit with @status. */
 void __attribute__((noreturn)) wl_stream_die(int status);
 
