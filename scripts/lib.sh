@@ -155,6 +155,54 @@ wl_throttle() {
 	done
 }
 
+# wl_own_group ARGS...: the calling script run again with ARGS as the
+# leader of a process group of its own (setsid), this shell its guard:
+# TERM, INT or HUP sent to this shell alone (a kill of its PID, a CI's
+# timeout) becomes a TERM to the whole group, every build, git and guest
+# harness the script started (TERM: a background job starts with INT
+# ignored), and this shell exits 128 + the signal's number once none of
+# them is left (those still running after 30 s are KILLed).  Otherwise it
+# exits with the script's status.  bash runs no trap while it waits on a
+# foreground child, and a child that outlives the script keeps its guests
+# running and its locks held: hence the group, the background job and
+# wait.  Returns only in the script run again.
+wl_own_group() {
+	local pid rc=0
+	if [ "${WL_GROUP_OF:-}" = "$0" ]; then
+		unset WL_GROUP_OF
+		return 0
+	fi
+	WL_GROUP_OF=$0 setsid "$BASH" "$0" "$@" <&0 &
+	pid=$!
+	# shellcheck disable=SC2064 # the group is known now
+	trap "wl_group_stop $pid TERM 143" TERM
+	# shellcheck disable=SC2064
+	trap "wl_group_stop $pid INT 130" INT
+	# shellcheck disable=SC2064
+	trap "wl_group_stop $pid HUP 129" HUP
+	wait "$pid" || rc=$?
+	exit "$rc"
+}
+
+# wl_group_stop GROUP SIG STATUS: wl_own_group's trap.
+wl_group_stop() {
+	local i left=""
+	trap '' TERM INT HUP
+	kill -TERM -- -"$1" 2>/dev/null || kill -TERM "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+	for ((i = 0; i < 300; i++)); do
+		left=$(ps -e -o pgid=,stat=,pid= | awk -v g="$1" '$1 == g && $2 !~ /^Z/ { print $3 }')
+		[ -n "$left" ] || break
+		sleep 0.1
+	done
+	if [ -n "$left" ]; then
+		kill -KILL -- -"$1" 2>/dev/null || true
+		echo "${0##*/}: KILLed what was still running 30 s after SIG$2: $(echo $left)" >&2
+	fi
+	echo "${0##*/}: stopped by SIG$2: every build, git and guest it started is stopped" >&2
+	exit "$3"
+}
+
 # wl_kboot_cmd MODULE SPEC WORKLOAD INSTANCES TRIALS DURATION SEED
 # STREAM_OPTS [PROFILE]: the guest command of one boot of a kernel
 # comparison (compare --kernels, bisect): wakelab.ko loaded and enabled

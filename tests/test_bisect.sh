@@ -30,7 +30,7 @@ if ! command -v jq >/dev/null; then
 	echo "1..0 # SKIP jq is not installed (make deps)"
 	exit 4
 fi
-echo "1..23"
+echo "1..24"
 
 G=(git -c user.name=Tester -c user.email=tester@example.org -c advice.detachedHead=false)
 
@@ -286,6 +286,28 @@ st=$(sed -n 's/.*--state \(.*\)$/\1/p' "$tmp/n.out" | tail -n 1)
 	"${G[@]}" bisect run "$top/scripts/bisect-step" --state "$st") > "$tmp/own.out" 2>&1
 grep -q "^$planted is the first bad commit" "$tmp/own.out"
 ok $? "git bisect run scripts/bisect-step in your own tree names the planted commit"
+
+# --- a signal to scripts/bisect alone ------------------------------------------------
+# TERM to its PID (not its process group) while a boot measures: every
+# process it started stops with it, and its lock is free for the next run.
+: > "$tmp/vm.log"
+FAKE_SLEEP=37.25 "$top/scripts/bisect" --results "$tmp/res" --instances 1 --trials 2 \
+	--duration 1 --boots 7 --seed 21 --ksrc "$tmp/k" --good "$(commit "$tmp/k" 0)" \
+	--bad main > "$tmp/t.out" 2>&1 &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	pgrep -f 'sleep 37.25' > /dev/null && break
+	sleep 0.1
+done
+measuring=$(pgrep -fc 'sleep 37.25')
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+left=$(pgrep -f "sleep 37.25|$tmp/" | tr '\n' ' ')
+lock=$(ls "$tmp"/cache/bisect/k-*/bisect.lock)
+[ "$measuring" -ge 1 ] && [ "$rc" = 143 ] && [ -z "$left" ] &&
+	grep -q 'stopped by SIGTERM' "$tmp/t.out" && flock -n "$lock" true
+ok $? "bisect: TERM to its PID alone stops every boot it started, exit $rc, lock free (left: ${left:-none})"
 
 # --- validate-bisect: planted, A/A and broken runs on a stand-in base ----------------
 mkdir -p "$tmp/vb/kernel/sched"
