@@ -30,7 +30,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
 echo "TAP version 13"
 tap_need_wl_compare "$top"
-echo "1..20"
+echo "1..21"
 
 # --- the schedule ---------------------------------------------------------------
 s1=$(wl_boot_schedule 7 4 A B | tr '\n' ' ')
@@ -162,6 +162,32 @@ ok $? "merge: an operand without KERNEL= is a usage error (exit 2)"
 	grep -Eq '^ +[0-9.]+ +\+(19|20|21)\.[0-9]% +[0-9.]+ +tcp_stream-1\.throughput_Mbit/s$' "$tmp/lkp" &&
 	grep -q '^ *%stddev *%change *%stddev$' "$tmp/lkp"
 ok $? "lkp-table: 0-day layout, mean (+- %stddev from 2 %) and %change per metric"
+
+# Every placement share the report tests, the wake_affine() rules' among
+# them (a bisection's signature may be any), has its row, and its figure
+# is the tested mean.  Catches a table that prints only some shares.
+FAKE_WAKELAB=1 FAKE_DECISIONS=1 FAKE_LB=1 FAKE_PLACE_NOISE=5 planted rules 0 1000 1000 1000 1000 1000 1000
+"$cmp" --merge -q -s 1 -j "${args[@]}" > "$tmp/rules.json" 2>/dev/null
+"$top/scripts/lkp-table" "$tmp/rules.json" > "$tmp/lkp-rules" 2>&1
+python3 - "$tmp/rules.json" "$tmp/lkp-rules" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); lines = open(sys.argv[2]).read().splitlines()
+seen = set()
+for s in d["stats"]:
+    if s["policy"] != "A":
+        continue
+    cell = "tcp_stream-%d" % s["instances"]
+    for k, v in (s["placement"] or {}).items():
+        if v["mean"] is None:
+            continue
+        row = cell + ".placement." + k + ("/1k_wakeups" if k == "lb_migr" else "_%")
+        hit = [l for l in lines if l.endswith("  " + row)]
+        assert len(hit) == 1, (row, hit)
+        assert hit[0].split()[0] == "%.4g" % v["mean"], (row, hit[0], v["mean"])
+        seen.add(k)
+assert {"rule_idle", "prev_cpu", "lb_migr", "waker_cpu"} <= seen, seen
+PY
+ok $? "lkp-table: a row for every tested placement share (rules, prev CPU, LB moves), its figure the tested mean"
 
 # --- scripts/compare --kernels with a stand-in VM ---------------------------------
 # Two bzImages, each with a build tree; the stand-in records its arguments
