@@ -30,7 +30,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
 echo "TAP version 13"
 tap_need_wl_compare "$top"
-echo "1..21"
+echo "1..22"
 
 # --- the schedule ---------------------------------------------------------------
 s1=$(wl_boot_schedule 7 4 A B | tr '\n' ' ')
@@ -227,6 +227,26 @@ chmod +x "$tmp/bin/wl_compare" "$tmp/bin/compare-local"
 export WL_VM=$top/tests/helpers/fake-vm FAKEVM_LOG=$tmp/vm.log FAKEVM_BIN=$tmp/bin FAKEVM_COUNT=$tmp/vm.count
 kc() { "$top/scripts/compare" --results "$tmp/res" --trials 2 --duration 1 \
 	--instances 1 --seed 3 "$@"; }
+
+# TERM to scripts/compare's PID alone while its guests measure: every
+# guest it started stops, and it exits 143.
+FAKE_SLEEP=37.75 "$top/scripts/compare" --results "$tmp/res-term" --trials 2 --duration 1 \
+	--instances 1 --seed 3 --jobs 2 \
+	--kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" > "$tmp/term.out" 2>&1 &
+pid=$!
+for ((i = 0; i < 600; i++)); do
+	pgrep -f 'sleep 37.75' > /dev/null && break
+	sleep 0.1
+done
+measuring=$(pgrep -fc 'sleep 37.75')
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+left=$(pgrep -f "sleep 37.75|$tmp/res-term" | tr '\n' ' ')
+[ "$measuring" -ge 1 ] && [ "$rc" = 143 ] && [ -z "$left" ] && grep -q 'stopped by SIGTERM' "$tmp/term.out"
+ok $? "compare --kernels: TERM to its PID alone stops every guest it started, exit $rc (left: ${left:-none})"
+: > "$tmp/vm.log"
+rm -f "$tmp/vm.count"
 
 kc --kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" \
 	--boots 2 --policies 'default;NO_WA_IDLE' > "$tmp/kc.out" 2>&1
