@@ -9,11 +9,12 @@
  * inside a cgroup of the test's own, at least PINGS times and until,
  * beside it and outside the cgroup, a bystander has woken NAPS times from
  * a 1 ms sleep (about 1000 wakeups a second).  Every wakeup of the
- * workload is one side blocking on its pipe, so the workload's row has at
- * most two per exchange plus its start; it has one for each time a side
- * slept (its voluntary context switches: on two CPUs a side may find its
- * byte there already), and the bystander's sleeps land in
- * placement_others.  A sleep is a placement when it takes the task off its
+ * workload follows a sleep of one side (its voluntary context switches:
+ * mostly blocking on its pipe, about two per exchange, fewer on two CPUs
+ * where a side may find its byte there already, more where a side blocks
+ * on a lock the other holds, as on PREEMPT_RT), so the workload's row has
+ * one for each time a side slept and none more but its start, and the
+ * bystander's sleeps land in placement_others.  A sleep is a placement when it takes the task off its
  * runqueue: DELAY_DEQUEUE (6.12) keeps it there, and is cleared for the
  * test and restored.  A waker that reads its wakee still queued just
  * before the wakee leaves its runqueue does not count that wakeup
@@ -242,8 +243,11 @@ TEST_F(workload, bystander_counted_apart)
 	/* Each time a side slept, its wakeup is in the workload's row. */
 	EXPECT_LT(0, sleeps);
 	EXPECT_LE(0.9 * sleeps, mine);
-	/* Nothing of the bystander's in the workload's row. */
-	EXPECT_GE(2 * pings + START_SLACK, mine);
+	/*
+	 * Nothing of the bystander's in the workload's row: no more wakeups
+	 * than the pair's sleeps (the bystander's 300 would be over).
+	 */
+	EXPECT_GE(sleeps + START_SLACK, mine);
 	EXPECT_LE(0.9 * naps, others);
 }
 
