@@ -291,23 +291,14 @@ ok $? "git bisect run scripts/bisect-step in your own tree names the planted com
 # TERM to its PID (not its process group) while a boot measures: every
 # process it started stops with it, and its lock is free for the next run.
 : > "$tmp/vm.log"
-FAKE_SLEEP=37.25 "$top/scripts/bisect" --results "$tmp/res" --instances 1 --trials 2 \
+FAKE_SLEEP=37.$$ "$top/scripts/bisect" --results "$tmp/res" --instances 1 --trials 2 \
 	--duration 1 --boots 7 --seed 21 --ksrc "$tmp/k" --good "$(commit "$tmp/k" 0)" \
 	--bad main > "$tmp/t.out" 2>&1 &
-pid=$!
-for ((i = 0; i < 600; i++)); do
-	pgrep -f 'sleep 37.25' > /dev/null && break
-	sleep 0.1
-done
-measuring=$(pgrep -fc 'sleep 37.25')
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-left=$(pgrep -f "sleep 37.25|$tmp/" | tr '\n' ' ')
+tap_term_alone $! 37.$$ "$tmp/"
 lock=$(ls "$tmp"/cache/bisect/k-*/bisect.lock)
-[ "$measuring" -ge 1 ] && [ "$rc" = 143 ] && [ -z "$left" ] &&
+[ "$term_measuring" -ge 1 ] && [ "$term_rc" = 143 ] && [ -z "$term_left" ] &&
 	grep -q 'stopped by SIGTERM' "$tmp/t.out" && flock -n "$lock" true
-ok $? "bisect: TERM to its PID alone stops every boot it started, exit $rc, lock free (left: ${left:-none})"
+ok $? "bisect: TERM to its PID alone stops every boot it started, exit $term_rc, lock free (left: ${term_left:-none})"
 
 # --- validate-bisect: planted, A/A and broken runs on a stand-in base ----------------
 mkdir -p "$tmp/vb/kernel/sched"

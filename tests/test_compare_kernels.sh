@@ -230,21 +230,13 @@ kc() { "$top/scripts/compare" --results "$tmp/res" --trials 2 --duration 1 \
 
 # TERM to scripts/compare's PID alone while its guests measure: every
 # guest it started stops, and it exits 143.
-FAKE_SLEEP=37.75 "$top/scripts/compare" --results "$tmp/res-term" --trials 2 --duration 1 \
+FAKE_SLEEP=38.$$ "$top/scripts/compare" --results "$tmp/res-term" --trials 2 --duration 1 \
 	--instances 1 --seed 3 --jobs 2 \
 	--kernels "$tmp/ka/arch/x86/boot/bzImage $tmp/kb/arch/x86/boot/bzImage" > "$tmp/term.out" 2>&1 &
-pid=$!
-for ((i = 0; i < 600; i++)); do
-	pgrep -f 'sleep 37.75' > /dev/null && break
-	sleep 0.1
-done
-measuring=$(pgrep -fc 'sleep 37.75')
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-left=$(pgrep -f "sleep 37.75|$tmp/res-term" | tr '\n' ' ')
-[ "$measuring" -ge 1 ] && [ "$rc" = 143 ] && [ -z "$left" ] && grep -q 'stopped by SIGTERM' "$tmp/term.out"
-ok $? "compare --kernels: TERM to its PID alone stops every guest it started, exit $rc (left: ${left:-none})"
+tap_term_alone $! 38.$$ "$tmp/res-term"
+[ "$term_measuring" -ge 1 ] && [ "$term_rc" = 143 ] && [ -z "$term_left" ] &&
+	grep -q 'stopped by SIGTERM' "$tmp/term.out"
+ok $? "compare --kernels: TERM to its PID alone stops every guest it started, exit $term_rc (left: ${term_left:-none})"
 : > "$tmp/vm.log"
 rm -f "$tmp/vm.count"
 

@@ -45,3 +45,22 @@ tap_need_wl_compare() {
 		exit 4
 	fi
 }
+
+# tap_term_alone PID MARK PATTERN: once a process runs "sleep MARK" (a
+# stand-in's trial under the script PID; MARK the test's own, as 37.$$,
+# so that no other test's sleep matches), SIGTERM to PID alone, not its
+# process group; sets term_measuring (those processes just before),
+# term_rc (PID's exit status) and term_left (the PIDs that still match
+# "sleep MARK" or PATTERN, space-separated).
+tap_term_alone() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		pgrep -f "sleep $2" > /dev/null && break
+		sleep 0.1
+	done
+	term_measuring=$(pgrep -fc "sleep $2")
+	kill -TERM "$1"
+	wait "$1"
+	term_rc=$?
+	term_left=$(pgrep -f "sleep $2|$3" | tr '\n' ' ')
+}
