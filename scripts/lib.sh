@@ -172,7 +172,9 @@ wl_own_group() {
 		unset WL_GROUP_OF
 		return 0
 	fi
-	WL_GROUP_OF=$0 setsid "$BASH" "$0" "$@" <&0 &
+	# No input: none of these scripts reads any (a closed stdin would
+	# otherwise fail the redirection of it).
+	WL_GROUP_OF=$0 setsid "$BASH" "$0" "$@" < /dev/null &
 	pid=$!
 	# shellcheck disable=SC2064 # the group is known now
 	trap "wl_group_stop $pid TERM 143" TERM
