@@ -14,9 +14,9 @@
  * where a side may find its byte there already, more where a side blocks
  * on a lock the other holds, as on PREEMPT_RT), so the workload's row has
  * one for each time a side slept and none more but its start, and the
- * bystander's sleeps land in placement_others.  A sleep is a placement when it takes the task off its
- * runqueue: DELAY_DEQUEUE (6.12) keeps it there, and is cleared for the
- * test and restored.  A waker that reads its wakee still queued just
+ * bystander's sleeps land in placement_others.  A sleep is a placement
+ * when it takes the task off its runqueue: DELAY_DEQUEUE (6.12) keeps it
+ * there, and is cleared for the test and restored.  A waker that reads its wakee still queued just
  * before the wakee leaves its runqueue does not count that wakeup
  * (wakelab_agree_test bounds those), so each count is checked to 90 %.
  * Any kernel; skips without cgroup v2.
